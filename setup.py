@@ -1,0 +1,35 @@
+"""Build script: declares the one compiled extension, xiangqi._core.
+
+All metadata lives in pyproject.toml. Set XIANGQI_ANNOTATE=1 to write the
+annotated HTML next to the .pyx (yellow lines are Python interaction), and
+XIANGQI_SANITIZE=1 to build with AddressSanitizer and UBSan (see scripts/).
+"""
+
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+compile_args = ["-O3"]
+link_args: list[str] = []
+if os.environ.get("XIANGQI_SANITIZE"):
+    flags = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
+    compile_args = ["-O1", "-g", *flags]
+    link_args = flags
+
+extensions = [
+    Extension(
+        "xiangqi._core",
+        ["xiangqi/_core.pyx"],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+    )
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        annotate=bool(os.environ.get("XIANGQI_ANNOTATE")),
+        compiler_directives={"language_level": "3"},
+    )
+)

@@ -1,0 +1,54 @@
+"""xiangqi: Xiangqi (Chinese chess) rules with a compiled core.
+
+Squares are public numbers 0..89 (file + 9 * rank; files a..i from Red's left,
+ranks 0..9 from Red's side), and moves are written in ICCS ("h2e2").
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
+from .fen import START_FEN
+from .move import Move
+from .pieces import BLACK, RED, Color, Piece, PieceType
+from .position import Position
+from .squares import SQUARE_NAMES, parse_square, square, square_file, square_name, square_rank
+
+__version__ = "0.1.0"
+
+STARTING_FEN = START_FEN
+
+
+def generate_legal(position: Position) -> list[Move]:
+    """All legal moves of the side to move in position (same as position.legal_moves())."""
+    return position.legal_moves()
+
+
+def perft(position: Position, depth: int) -> int:
+    """Leaf count of the legal move tree of position at depth (same as position.perft())."""
+    return position.perft(depth)
+
+
+__all__ = [
+    "BLACK",
+    "RED",
+    "SQUARE_NAMES",
+    "START_FEN",
+    "STARTING_FEN",
+    "Color",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "Move",
+    "Piece",
+    "PieceType",
+    "Position",
+    "XiangqiError",
+    "__version__",
+    "generate_legal",
+    "parse_square",
+    "perft",
+    "square",
+    "square_file",
+    "square_name",
+    "square_rank",
+]

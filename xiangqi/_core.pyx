@@ -1,0 +1,849 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled rules core: the book's 16x16 board, move generation, check detection, perft.
+
+Everything C-level trusts its inputs; the ``def`` methods of ``Board`` are the
+boundary and check every value a caller passes. See ``_core.pxd`` for the map.
+"""
+
+from libc.string cimport memcpy, memset
+
+# ---------------------------------------------------------------------------
+# Tables. Filled once at import by _init_tables() from geometry, read-only after.
+# ---------------------------------------------------------------------------
+
+# Step of each horse jump (the book's KnightDir), in the book's order.
+cdef int HORSE_STEPS[8]
+# Leg square of each jump, relative to the horse (the book's KnightCheck).
+cdef int HORSE_LEGS[8]
+# Leg square of each jump relative to the square jumped to: where the leg sits
+# as seen from a king that a horse at king - HORSE_STEPS[k] attacks.
+cdef int HORSE_CHECK_LEGS[8]
+# One-step king moves (KingDir), advisor diagonals (AdvisorDir).
+cdef int KING_STEPS[4]
+cdef int ADVISOR_STEPS[4]
+# Elephant jumps (BishopDir) and the eye square each passes (BishopCheck).
+cdef int ELEPHANT_STEPS[4]
+cdef int ELEPHANT_EYES[4]
+# Ray directions of rooks (RookDir) and cannons (CannonDir).
+cdef int ROOK_DIRS[4]
+cdef int CANNON_DIRS[4]
+# Pawn steps by side: left, right, forward (PawnDir[2]).
+cdef int PAWN_STEPS[2][3]
+
+# Zone tables, index = 16x16 square, value 1 where the kind may stand.
+cdef unsigned char ON_BOARD[256]        # KnightPosition: any point of the board
+cdef unsigned char KING_ZONE[256]       # KingPosition: the nine points of both palaces
+cdef unsigned char ADVISOR_ZONE[256]    # AdvisorPosition: five points of each palace
+cdef unsigned char ELEPHANT_ZONE[256]   # BishopPosition: seven points on each side
+cdef unsigned char PAWN_ZONE[2][256]    # PawnPosition[side]: where that side's pawn may step to
+cdef unsigned char RED_HALF[256]        # 1 on rows 8..12 (Red's side of the river)
+
+# Piece id -> piece type (KING..PAWN); 255 for ids that are no piece.
+cdef unsigned char PIECE_TYPE[48]
+# First slot and number of slots of each piece type within a side.
+cdef int TYPE_FIRST_SLOT[7]
+cdef int TYPE_SLOTS[7]
+
+# Public square (file + 9 * rank) <-> 16x16 square. PUBLIC_OF is 255 off the board.
+cdef unsigned char SQUARE_OF[90]
+cdef unsigned char PUBLIC_OF[256]
+
+# Tables of the second, independent algorithm (ElephantEye's legalMove); they
+# share nothing with the generator tables above.
+# Index dst - src + 256 -> 1 king step, 2 advisor step, 3 elephant step, 0 none.
+cdef unsigned char EE_LEGAL_SPAN[512]
+# Index dst - src + 256 -> offset of the horse leg from src, 0 if not a horse jump.
+cdef int EE_HORSE_PIN[512]
+# 16x16 square -> 1 inside either palace.
+cdef unsigned char EE_IN_FORT[256]
+
+PIECE_NAMES = ("king", "advisor", "elephant", "horse", "rook", "cannon", "pawn")
+SIDE_NAMES = ("Red", "Black")
+FILE_NAMES = "abcdefghi"
+
+
+cdef inline int to_sq(int square) noexcept nogil:
+    # public (file + 9 * rank, rank 0 = Red's back rank) -> 16x16 (row 12 = Red's back rank)
+    return (12 - square // 9) * 16 + 3 + square % 9
+
+
+cdef void _init_tables() noexcept:
+    cdef int sq, row, col, k, side, rel, d, dr, dc, i
+    cdef int knight_dir[8]
+    cdef int king_dir[4]
+    cdef int advisor_dir[4]
+    cdef int bishop_dir[4]
+    cdef int rook_dir[4]
+    cdef int cannon_dir[4]
+    # The book's direction arrays, in its order (section 4.2).
+    knight_dir[:] = [+0x0e, -0x12, -0x21, -0x1f, -0x0e, +0x12, +0x1f, +0x21]
+    king_dir[:] = [-0x10, +0x01, +0x10, -0x01]
+    advisor_dir[:] = [-0x11, -0x0f, +0x11, +0x0f]
+    bishop_dir[:] = [-0x22, -0x1e, +0x22, +0x1e]
+    rook_dir[:] = [-0x01, -0x10, +0x01, +0x10]
+    cannon_dir[:] = [-0x01, +0x01, -0x10, +0x10]
+    for k in range(8):
+        HORSE_STEPS[k] = knight_dir[k]
+        # The leg is one orthogonal step along the jump's long side.
+        dr = (knight_dir[k] + 0x22) // 16 - 2
+        dc = knight_dir[k] - 16 * dr
+        HORSE_LEGS[k] = 16 * (dr // 2) if (dr == 2 or dr == -2) else dc // 2
+        HORSE_CHECK_LEGS[k] = HORSE_LEGS[k] - HORSE_STEPS[k]
+    for k in range(4):
+        KING_STEPS[k] = king_dir[k]
+        ADVISOR_STEPS[k] = advisor_dir[k]
+        ELEPHANT_STEPS[k] = bishop_dir[k]
+        ELEPHANT_EYES[k] = bishop_dir[k] // 2   # the midpoint of a two-by-two jump
+        ROOK_DIRS[k] = rook_dir[k]
+        CANNON_DIRS[k] = cannon_dir[k]
+    for side in range(2):
+        PAWN_STEPS[side][0] = -1
+        PAWN_STEPS[side][1] = +1
+        PAWN_STEPS[side][2] = -16 if side == 0 else +16
+
+    for sq in range(256):
+        row = sq // 16
+        col = sq % 16
+        PUBLIC_OF[sq] = 255
+        ON_BOARD[sq] = 3 <= row <= 12 and 3 <= col <= 11
+        RED_HALF[sq] = ON_BOARD[sq] and row >= 8
+        KING_ZONE[sq] = 6 <= col <= 8 and (3 <= row <= 5 or 10 <= row <= 12)
+        rel = row - 3 if row <= 7 else row - 10
+        ADVISOR_ZONE[sq] = KING_ZONE[sq] and (rel + col - 6) % 2 == 0
+        rel = row - 3 if row <= 7 else row - 8
+        ELEPHANT_ZONE[sq] = (ON_BOARD[sq] and rel % 2 == 0 and (col - 3) % 2 == 0
+                             and (rel // 2 + (col - 3) // 2) % 2 == 1)
+        # A pawn stands on its own half only on the five pawn files (rows 8, 9 for
+        # Red; 6, 7 for Black) and anywhere once across the river.
+        PAWN_ZONE[0][sq] = ON_BOARD[sq] and (row <= 7 or (row <= 9 and (col - 3) % 2 == 0))
+        PAWN_ZONE[1][sq] = ON_BOARD[sq] and (row >= 8 or (row >= 6 and (col - 3) % 2 == 0))
+        EE_IN_FORT[sq] = 0
+    for i in range(90):
+        SQUARE_OF[i] = to_sq(i)
+        PUBLIC_OF[to_sq(i)] = i
+
+    for i in range(48):
+        PIECE_TYPE[i] = 255
+    TYPE_FIRST_SLOT[:] = [0, 1, 3, 5, 7, 9, 11]
+    TYPE_SLOTS[:] = [1, 2, 2, 2, 2, 2, 5]
+    for side in range(2):
+        for k in range(7):
+            for i in range(TYPE_SLOTS[k]):
+                PIECE_TYPE[16 + 16 * side + TYPE_FIRST_SLOT[k] + i] = k
+
+    # Second algorithm: spans and horse pins by coordinate difference.
+    for i in range(512):
+        EE_LEGAL_SPAN[i] = 0
+        EE_HORSE_PIN[i] = 0
+    for dr in range(-2, 3):
+        for dc in range(-2, 3):
+            d = 16 * dr + dc + 256
+            if abs(dr) + abs(dc) == 1:
+                EE_LEGAL_SPAN[d] = 1
+            elif abs(dr) == 1 and abs(dc) == 1:
+                EE_LEGAL_SPAN[d] = 2
+            elif abs(dr) == 2 and abs(dc) == 2:
+                EE_LEGAL_SPAN[d] = 3
+            elif abs(dr) == 2 and abs(dc) == 1:
+                EE_HORSE_PIN[d] = 16 if dr > 0 else -16
+            elif abs(dr) == 1 and abs(dc) == 2:
+                EE_HORSE_PIN[d] = 1 if dc > 0 else -1
+    for row in range(3, 13):
+        for col in range(6, 9):
+            if row <= 5 or row >= 10:
+                EE_IN_FORT[row * 16 + col] = 1
+
+
+_init_tables()
+
+
+# ---------------------------------------------------------------------------
+# Move generation: the book's routines (section 4.2). Each appends pseudo-legal
+# moves of the piece on p to moves[n:] and returns the new count.
+# ---------------------------------------------------------------------------
+
+cdef inline int save_move(int* moves, int n, int p, int to) noexcept nogil:
+    # ports SaveMove of 4.2 (store a pseudo-legal move)
+    moves[n] = p | (to << 8)
+    return n + 1
+
+
+cdef inline int knight_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
+    # ports KnightMove
+    cdef int k, to, leg
+    for k in range(8):
+        to = p + HORSE_STEPS[k]
+        if ON_BOARD[to]:
+            leg = p + HORSE_LEGS[k]
+            if not b.squares[leg]:
+                if not (b.squares[to] & side_tag):
+                    n = save_move(moves, n, p, to)
+    return n
+
+
+cdef inline int king_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
+    # ports KingMove
+    cdef int k, to
+    for k in range(4):
+        to = p + KING_STEPS[k]
+        if KING_ZONE[to]:
+            if not (b.squares[to] & side_tag):
+                n = save_move(moves, n, p, to)
+    return n
+
+
+cdef inline int advisor_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
+    # ports AdvisorMove
+    cdef int k, to
+    for k in range(4):
+        to = p + ADVISOR_STEPS[k]
+        if ADVISOR_ZONE[to]:
+            if not (b.squares[to] & side_tag):
+                n = save_move(moves, n, p, to)
+    return n
+
+
+cdef inline int bishop_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
+    # ports BishopMove
+    cdef int k, to, eye
+    for k in range(4):
+        to = p + ELEPHANT_STEPS[k]
+        if ELEPHANT_ZONE[to]:
+            eye = p + ELEPHANT_EYES[k]
+            if not b.squares[eye]:
+                if not (b.squares[to] & side_tag):
+                    n = save_move(moves, n, p, to)
+    return n
+
+
+cdef inline int rook_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
+    # ports RookMove
+    cdef int k, j, to
+    for k in range(4):
+        for j in range(1, 10):
+            to = p + j * ROOK_DIRS[k]
+            if not ON_BOARD[to]:
+                break
+            if not b.squares[to]:
+                n = save_move(moves, n, p, to)
+            elif b.squares[to] & side_tag:
+                break
+            else:
+                n = save_move(moves, n, p, to)
+                break
+    return n
+
+
+cdef inline int cannon_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
+    # ports CannonMove
+    cdef int k, j, to, over
+    for k in range(4):
+        over = 0
+        for j in range(1, 10):
+            to = p + j * CANNON_DIRS[k]
+            if not ON_BOARD[to]:
+                break
+            if not b.squares[to]:
+                if not over:
+                    n = save_move(moves, n, p, to)
+            else:
+                if not over:
+                    over = 1
+                else:
+                    if not (b.squares[to] & side_tag):
+                        n = save_move(moves, n, p, to)
+                    break
+    return n
+
+
+cdef inline int pawn_move(const BoardState* b, int p, int side, int side_tag, int* moves, int n) noexcept nogil:
+    # ports PawnMove
+    cdef int k, to
+    for k in range(3):
+        to = p + PAWN_STEPS[side][k]
+        if PAWN_ZONE[side][to]:
+            if not (b.squares[to] & side_tag):
+                n = save_move(moves, n, p, to)
+    return n
+
+
+cdef int generate_pseudo(BoardState* b, int* moves) noexcept nogil:
+    """All pseudo-legal moves of the side to move, walking its piece list by slot."""
+    cdef int side = b.side
+    cdef int side_tag = 16 + 16 * side
+    cdef int n = 0, slot, p
+    for slot in range(16):
+        p = b.piece_square[side_tag + slot]
+        if not p:
+            continue
+        if slot == 0:
+            n = king_move(b, p, side_tag, moves, n)
+        elif slot <= 2:
+            n = advisor_move(b, p, side_tag, moves, n)
+        elif slot <= 4:
+            n = bishop_move(b, p, side_tag, moves, n)
+        elif slot <= 6:
+            n = knight_move(b, p, side_tag, moves, n)
+        elif slot <= 8:
+            n = rook_move(b, p, side_tag, moves, n)
+        elif slot <= 10:
+            n = cannon_move(b, p, side_tag, moves, n)
+        else:
+            n = pawn_move(b, p, side, side_tag, moves, n)
+    return n
+
+
+# ---------------------------------------------------------------------------
+# Make / unmake.
+# ---------------------------------------------------------------------------
+
+cdef int make_move(BoardState* b, int mv) noexcept nogil:
+    """Play mv, flip the side to move, and return the captured piece id (0 if none)."""
+    cdef int frm = mv & 255, to = mv >> 8
+    cdef int pc = b.squares[frm], cap = b.squares[to]
+    b.piece_square[pc] = to
+    if cap:
+        b.piece_square[cap] = 0
+    b.squares[to] = pc
+    b.squares[frm] = 0
+    b.side ^= 1
+    return cap
+
+
+cdef void unmake_move(BoardState* b, int mv, int cap) noexcept nogil:
+    """Undo make_move(mv), given the piece it captured."""
+    cdef int frm = mv & 255, to = mv >> 8
+    cdef int pc = b.squares[to]
+    b.squares[frm] = pc
+    b.squares[to] = cap
+    b.piece_square[pc] = frm
+    if cap:
+        b.piece_square[cap] = to
+    b.side ^= 1
+
+
+# ---------------------------------------------------------------------------
+# Check detection.
+# ---------------------------------------------------------------------------
+
+cdef bint book_check(const BoardState* b, int side) noexcept nogil:
+    # ports Check(lSide) of section 4.6, without the book's two defects: each rook
+    # and each cannon is judged on its own (r and the screen count start afresh).
+    cdef int w_king = b.piece_square[16], b_king = b.piece_square[32]
+    cdef int opp_tag = 32 - side * 16       # the book's SideTag: the attacker's base id
+    cdef int fside = 1 - side
+    cdef int p, q, n, m, i, k, r, step, over
+    if not w_king or not b_king:
+        return 0
+    # Kings facing on one file with nothing between (flying general).
+    if w_king % 16 == b_king % 16:
+        r = 1
+        p = w_king - 16
+        while p != b_king:
+            if b.squares[p]:
+                r = 0
+                break
+            p -= 16
+        if r:
+            return 1
+    q = b.piece_square[48 - opp_tag]
+    # Horses.
+    for i in range(5, 7):
+        p = b.piece_square[opp_tag + i]
+        if not p:
+            continue
+        for k in range(8):
+            n = p + HORSE_STEPS[k]
+            if n != q:
+                continue
+            if ON_BOARD[n]:
+                m = p + HORSE_LEGS[k]
+                if not b.squares[m]:
+                    return 1
+    # Rooks.
+    for i in range(7, 9):
+        p = b.piece_square[opp_tag + i]
+        if not p:
+            continue
+        r = 1
+        if p % 16 == q % 16:
+            step = -16 if p > q else 16
+        elif p // 16 == q // 16:
+            step = -1 if p > q else 1
+        else:
+            continue
+        p += step
+        while p != q:
+            if b.squares[p]:
+                r = 0
+                break
+            p += step
+        if r:
+            return 1
+    # Cannons.
+    for i in range(9, 11):
+        p = b.piece_square[opp_tag + i]
+        if not p:
+            continue
+        over = 0
+        if p % 16 == q % 16:
+            step = -16 if p > q else 16
+        elif p // 16 == q // 16:
+            step = -1 if p > q else 1
+        else:
+            continue
+        p += step
+        while p != q:
+            if b.squares[p]:
+                if not over:
+                    over = 1
+                else:
+                    over = 2
+                    break
+            p += step
+        if over == 1:
+            return 1
+    # Pawns.
+    for i in range(11, 16):
+        p = b.piece_square[opp_tag + i]
+        if not p:
+            continue
+        for k in range(3):
+            n = p + PAWN_STEPS[fside][k]
+            if n == q and PAWN_ZONE[fside][n]:
+                return 1
+    return 0
+
+
+cdef inline bint is_piece(int pc, int opp_base, int first_slot, int slots) noexcept nogil:
+    # pc is one of the opponent's pieces of the kind occupying slots first_slot..+slots-1
+    return <unsigned int>(pc - opp_base - first_slot) < <unsigned int>slots
+
+
+cdef bint in_check(const BoardState* b, int side) noexcept nogil:
+    """Is side's king attacked? Works back from the king: pawns, horses, then rays."""
+    cdef int q = b.piece_square[16 + 16 * side]
+    cdef int opp = 32 - 16 * side
+    cdef int k, d, sq, pc
+    # Pawns: one step behind the king (as the attacker moves) or beside it.
+    if is_piece(b.squares[q - PAWN_STEPS[1 - side][2]], opp, 11, 5):
+        return 1
+    if is_piece(b.squares[q - 1], opp, 11, 5) or is_piece(b.squares[q + 1], opp, 11, 5):
+        return 1
+    # Horses: a horse a jump away whose leg (seen from the king) is empty.
+    for k in range(8):
+        if is_piece(b.squares[q - HORSE_STEPS[k]], opp, 5, 2) and not b.squares[q + HORSE_CHECK_LEGS[k]]:
+            return 1
+    # Rays: the first piece may be a rook or the facing king; the second a cannon.
+    for k in range(4):
+        d = ROOK_DIRS[k]
+        sq = q + d
+        while ON_BOARD[sq] and not b.squares[sq]:
+            sq += d
+        if not ON_BOARD[sq]:
+            continue
+        pc = b.squares[sq]
+        if is_piece(pc, opp, 7, 2) or pc == opp:
+            return 1
+        sq += d
+        while ON_BOARD[sq] and not b.squares[sq]:
+            sq += d
+        if ON_BOARD[sq] and is_piece(b.squares[sq], opp, 9, 2):
+            return 1
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Legal moves and perft.
+# ---------------------------------------------------------------------------
+
+cdef int generate_legal_moves(BoardState* b, int* moves) noexcept nogil:
+    """Fill moves with the legal moves of the side to move; return their number."""
+    cdef int n = generate_pseudo(b, moves)
+    cdef int mover = b.side, i, kept = 0, mv, cap
+    for i in range(n):
+        mv = moves[i]
+        cap = make_move(b, mv)
+        if not in_check(b, mover):
+            moves[kept] = mv
+            kept += 1
+        unmake_move(b, mv, cap)
+    return kept
+
+
+cdef int generate_legal_book(BoardState* b, int* moves) noexcept nogil:
+    # The book's path: pseudo-legal moves kept by the legal SaveMove of 4.6
+    # (make, Check(side), unmake).
+    cdef int n = generate_pseudo(b, moves)
+    cdef int mover = b.side, i, kept = 0, mv, cap
+    for i in range(n):
+        mv = moves[i]
+        cap = make_move(b, mv)
+        if not book_check(b, mover):
+            moves[kept] = mv
+            kept += 1
+        unmake_move(b, mv, cap)
+    return kept
+
+
+cdef long long perft_nodes(BoardState* b, int depth) noexcept nogil:
+    """Leaf count at depth; the last ply is counted without being walked into."""
+    cdef int moves[MAX_MOVES]
+    cdef int n, i, mv, cap, mover
+    cdef long long total = 0
+    if depth <= 0:
+        return 1
+    n = generate_pseudo(b, moves)
+    mover = b.side
+    for i in range(n):
+        mv = moves[i]
+        cap = make_move(b, mv)
+        if not in_check(b, mover):
+            if depth == 1:
+                total += 1
+            else:
+                total += perft_nodes(b, depth - 1)
+        unmake_move(b, mv, cap)
+    return total
+
+
+cdef long long perft_book(BoardState* b, int depth) noexcept nogil:
+    # Reference perft: the book's generator and Check only.
+    cdef int moves[MAX_MOVES]
+    cdef int n, i, cap
+    cdef long long total = 0
+    if depth <= 0:
+        return 1
+    n = generate_legal_book(b, moves)
+    if depth == 1:
+        return n
+    for i in range(n):
+        cap = make_move(b, moves[i])
+        total += perft_book(b, depth - 1)
+        unmake_move(b, moves[i], cap)
+    return total
+
+
+# ---------------------------------------------------------------------------
+# The second algorithm: ElephantEye's single-move validator.
+# ---------------------------------------------------------------------------
+
+cdef bint legal_move_ee(const BoardState* b, int mv) noexcept nogil:
+    # ports legalMove (pseudo-legality of one move; the caller adds the check test)
+    cdef int src = mv & 255, dst = mv >> 8
+    cdef int self_tag = 16 + 16 * b.side
+    cdef int pc_src = b.squares[src], pc_dst = b.squares[dst]
+    cdef int pt, pin, delta
+    if not (pc_src & self_tag):
+        return 0
+    if pc_dst & self_tag:
+        return 0
+    pt = PIECE_TYPE[pc_src]
+    if pt == KING:
+        return EE_IN_FORT[dst] and EE_LEGAL_SPAN[dst - src + 256] == 1
+    if pt == ADVISOR:
+        return EE_IN_FORT[dst] and EE_LEGAL_SPAN[dst - src + 256] == 2
+    if pt == ELEPHANT:
+        return (((src ^ dst) & 0x80) == 0 and EE_LEGAL_SPAN[dst - src + 256] == 3
+                and b.squares[(src + dst) >> 1] == 0)
+    if pt == HORSE:
+        pin = src + EE_HORSE_PIN[dst - src + 256]
+        return pin != src and b.squares[pin] == 0
+    if pt == ROOK or pt == CANNON:
+        if ((src ^ dst) & 0xf0) == 0:
+            delta = -1 if dst < src else 1
+        elif ((src ^ dst) & 0x0f) == 0:
+            delta = -16 if dst < src else 16
+        else:
+            return 0
+        pin = src + delta
+        while pin != dst and b.squares[pin] == 0:
+            pin += delta
+        if pin == dst:
+            return pc_dst == 0 or pt == ROOK
+        if pc_dst != 0 and pt == CANNON:
+            pin += delta
+            while pin != dst and b.squares[pin] == 0:
+                pin += delta
+            return pin == dst
+        return 0
+    if pt == PAWN:
+        # Across the river (dst's half is the far one) a pawn may also step sideways.
+        if (dst & 0x80) == (b.side << 7) and (dst == src - 1 or dst == src + 1):
+            return 1
+        return dst == src - 16 + (b.side << 5)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# The Python boundary.
+# ---------------------------------------------------------------------------
+
+def square_name(int square):
+    """Name of a public square (0..89, file + 9 * rank), e.g. 40 -> 'e4'."""
+    if not 0 <= square < 90:
+        raise ValueError(f"square must be in 0..89, got {square}")
+    return FILE_NAMES[square % 9] + str(square // 9)
+
+
+cdef inline int check_square(object square) except -1:
+    if not isinstance(square, int):
+        raise TypeError(f"square must be an int, got {type(square).__name__}")
+    if not 0 <= square < 90:
+        raise ValueError(f"square must be in 0..89, got {square}")
+    return square
+
+
+cdef inline bint may_stand(int pt, int color, int sq) noexcept nogil:
+    # Can a piece of this kind and color ever stand on sq in a real game?
+    cdef bint own_half = RED_HALF[sq] == (color == 0)
+    if pt == KING:
+        return KING_ZONE[sq] and own_half
+    if pt == ADVISOR:
+        return ADVISOR_ZONE[sq] and own_half
+    if pt == ELEPHANT:
+        return ELEPHANT_ZONE[sq] and own_half
+    if pt == PAWN:
+        return PAWN_ZONE[color][sq]
+    return ON_BOARD[sq]
+
+
+cdef str too_many(int color, int pt):
+    n = TYPE_SLOTS[pt]
+    return f"{SIDE_NAMES[color]} has more than {n} {PIECE_NAMES[pt]}{'s' if n > 1 else ''}"
+
+
+cdef str misplaced(int color, int pt, int square):
+    where = f"{SIDE_NAMES[color]} {PIECE_NAMES[pt]} on {square_name(square)}"
+    why = (
+        "is outside its palace",
+        "is not on one of the five advisor points of its palace",
+        "is not on one of the seven elephant points of its side",
+        "is off the board",
+        "is off the board",
+        "is off the board",
+        "is behind its start rank or off the pawn files before the river",
+    )[pt]
+    return f"{where} {why}"
+
+
+cdef class Board:
+    """One xiangqi position in the book's layout, plus the undo records of push().
+
+    The boundary speaks public squares (0..89, file + 9 * rank, rank 0 on Red's
+    side) and piece codes 0 (empty) or 1 + type + 7 * color, type in
+    KING..PAWN = 0..6 and color Red = 0, Black = 1.
+    """
+
+    def __cinit__(self):
+        memset(&self.st, 0, sizeof(BoardState))
+        self.history = []
+
+    def load(self, const unsigned char[::1] codes not None, int side):
+        """Replace the position with 90 piece codes and a side to move, after checking it.
+
+        Raises ValueError naming the first problem: piece counts, a piece on a
+        point its kind can never reach, facing kings, or the side not to move
+        being in check. On error the board is left unchanged.
+        """
+        cdef BoardState st
+        cdef int counts[2][7]
+        cdef int square, code, pt, color, sq, pc, k
+        if codes.shape[0] != 90:
+            raise ValueError(f"expected 90 squares, got {codes.shape[0]}")
+        if side != 0 and side != 1:
+            raise ValueError(f"side must be 0 (Red) or 1 (Black), got {side}")
+        memset(&st, 0, sizeof(BoardState))
+        memset(counts, 0, sizeof(counts))
+        st.side = side
+        for square in range(90):
+            code = codes[square]
+            if code == 0:
+                continue
+            if code > 14:
+                raise ValueError(f"piece code {code} on {square_name(square)} is not in 0..14")
+            pt = (code - 1) % 7
+            color = (code - 1) // 7
+            sq = SQUARE_OF[square]
+            if counts[color][pt] == TYPE_SLOTS[pt]:
+                raise ValueError(too_many(color, pt))
+            if not may_stand(pt, color, sq):
+                raise ValueError(misplaced(color, pt, square))
+            pc = 16 + 16 * color + TYPE_FIRST_SLOT[pt] + counts[color][pt]
+            counts[color][pt] += 1
+            st.squares[sq] = pc
+            st.piece_square[pc] = sq
+        for color in range(2):
+            if counts[color][KING] == 0:
+                raise ValueError(f"{SIDE_NAMES[color]} has no king")
+        # Kings facing on an open file.
+        sq = st.piece_square[16] - 16
+        while sq != st.piece_square[32] and sq >= 0x33 and not st.squares[sq]:
+            sq -= 16
+        if sq == st.piece_square[32]:
+            raise ValueError(f"the kings face each other on file {FILE_NAMES[(sq % 16) - 3]}")
+        if in_check(&st, 1 - side):
+            raise ValueError(f"{SIDE_NAMES[1 - side]} is in check but it is {SIDE_NAMES[side]}'s move")
+        memcpy(&self.st, &st, sizeof(BoardState))
+        self.history = []
+
+    def codes(self):
+        """The 90 piece codes by public square, as bytes."""
+        cdef bytearray out = bytearray(90)
+        cdef int square
+        cdef int pc
+        for square in range(90):
+            pc = self.st.squares[SQUARE_OF[square]]
+            if pc:
+                out[square] = 1 + PIECE_TYPE[pc] + 7 * (pc >= 32)
+        return bytes(out)
+
+    def piece_at(self, square):
+        """Piece code on a public square, 0 if empty."""
+        cdef int pc = self.st.squares[SQUARE_OF[check_square(square)]]
+        if not pc:
+            return 0
+        return 1 + PIECE_TYPE[pc] + 7 * (pc >= 32)
+
+    @property
+    def side(self):
+        """Side to move: 0 Red, 1 Black."""
+        return self.st.side
+
+    @property
+    def ply(self):
+        """Number of moves pushed and not yet popped."""
+        return len(self.history)
+
+    def copy(self, bint history=True):
+        """An independent copy of the position, with its undo records unless history=False."""
+        cdef Board other = Board.__new__(Board)
+        memcpy(&other.st, &self.st, sizeof(BoardState))
+        if history:
+            other.history = list(self.history)
+        return other
+
+    def legal_moves(self, list table not None):
+        """Legal moves as table[from_square * 90 + to_square] for each; table must hold 8100."""
+        cdef int moves[MAX_MOVES]
+        cdef int n, i, mv
+        if len(table) != 8100:
+            raise ValueError("table must have 8100 entries")
+        n = generate_legal_moves(&self.st, moves)
+        cdef list out = [None] * n
+        for i in range(n):
+            mv = moves[i]
+            out[i] = table[PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]]
+        return out
+
+    def legal_move_indices(self, bint book=False):
+        """Legal moves as from_square * 90 + to_square; book=True uses the book's Check."""
+        cdef int moves[MAX_MOVES]
+        cdef int n, i, mv
+        n = generate_legal_book(&self.st, moves) if book else generate_legal_moves(&self.st, moves)
+        return [PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8] for i in range(n)]
+
+    def count_legal(self):
+        """Number of legal moves."""
+        cdef int moves[MAX_MOVES]
+        return generate_legal_moves(&self.st, moves)
+
+    def is_pseudo_legal(self, from_square, to_square):
+        """The second algorithm alone: does the move follow the piece's movement rule?"""
+        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        return bool(legal_move_ee(&self.st, mv))
+
+    def is_legal(self, from_square, to_square):
+        """Is the move legal: the second algorithm, then make, own-king check, unmake."""
+        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        return bool(self._is_legal(mv))
+
+    cdef bint _is_legal(self, int mv) noexcept:
+        cdef int cap, mover = self.st.side
+        cdef bint ok
+        if not legal_move_ee(&self.st, mv):
+            return 0
+        cap = make_move(&self.st, mv)
+        ok = not in_check(&self.st, mover)
+        unmake_move(&self.st, mv, cap)
+        return ok
+
+    def push(self, from_square, to_square):
+        """Play the move if it is legal and return True; otherwise change nothing, return False."""
+        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int cap
+        if not self._is_legal(mv):
+            return False
+        cap = make_move(&self.st, mv)
+        self.history.append(mv | (cap << 16))
+        return True
+
+    def pop(self):
+        """Undo the last push(); return it as from_square * 90 + to_square."""
+        if not self.history:
+            raise IndexError("pop from a position with no moves to undo")
+        cdef int rec = self.history.pop()
+        cdef int mv = rec & 0xffff
+        unmake_move(&self.st, mv, rec >> 16)
+        return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
+
+    def is_check(self, bint book=False):
+        """Is the side to move in check? book=True uses the book's Check routine."""
+        if book:
+            return bool(book_check(&self.st, self.st.side))
+        return bool(in_check(&self.st, self.st.side))
+
+    def perft(self, int depth, bint book=False):
+        """Number of leaf nodes of the legal move tree at depth (releases the GIL)."""
+        cdef long long n
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0, got {depth}")
+        if book:
+            with nogil:
+                n = perft_book(&self.st, depth)
+        else:
+            with nogil:
+                n = perft_nodes(&self.st, depth)
+        return n
+
+    def divide(self, int depth):
+        """perft split by root move: list of (from_square * 90 + to_square, count)."""
+        cdef int moves[MAX_MOVES]
+        cdef int n, i, cap
+        cdef long long count
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        n = generate_legal_moves(&self.st, moves)
+        out = []
+        for i in range(n):
+            cap = make_move(&self.st, moves[i])
+            with nogil:
+                count = perft_nodes(&self.st, depth - 1)
+            unmake_move(&self.st, moves[i], cap)
+            out.append((PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8], count))
+        return out
+
+
+def book_tables():
+    """The direction, leg/eye and position tables as Python lists, for tests to compare
+    with the book's printed tables. Position tables are 256 entries, 16x16 order."""
+    return {
+        "KnightDir": [HORSE_STEPS[k] for k in range(8)],
+        "KnightCheck": [HORSE_LEGS[k] for k in range(8)],
+        "KingDir": [KING_STEPS[k] for k in range(4)],
+        "AdvisorDir": [ADVISOR_STEPS[k] for k in range(4)],
+        "BishopDir": [ELEPHANT_STEPS[k] for k in range(4)],
+        "BishopCheck": [ELEPHANT_EYES[k] for k in range(4)],
+        "RookDir": [ROOK_DIRS[k] for k in range(4)],
+        "CannonDir": [CANNON_DIRS[k] for k in range(4)],
+        "PawnDir": [[PAWN_STEPS[s][k] for k in range(3)] for s in range(2)],
+        "KnightPosition": [ON_BOARD[i] for i in range(256)],
+        "KingPosition": [KING_ZONE[i] for i in range(256)],
+        "AdvisorPosition": [ADVISOR_ZONE[i] for i in range(256)],
+        "BishopPosition": [ELEPHANT_ZONE[i] for i in range(256)],
+        "PawnPosition": [[PAWN_ZONE[s][i] for i in range(256)] for s in range(2)],
+        "HorseCheckLegs": [HORSE_CHECK_LEGS[k] for k in range(8)],
+        "LegalSpan": [EE_LEGAL_SPAN[i] for i in range(512)],
+        "HorsePin": [EE_HORSE_PIN[i] for i in range(512)],
+        "InFort": [EE_IN_FORT[i] for i in range(256)],
+    }

@@ -1,0 +1,117 @@
+"""FEN text: reading it into piece codes and writing it back.
+
+A xiangqi FEN has six fields: the board from rank 9 (Black's back rank) down to
+rank 0, each rank from file a to file i; the side to move ("w" or "r" for Red,
+"b" for Black); two unused fields "-" "-"; the halfmove clock; the move number.
+The last four fields may be left out together (or just the two counters);
+fen() always writes all six. Letters: K A B N R C P, with E for elephant and
+H for horse also read; upper case is Red.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InvalidFenError
+from .pieces import PIECE_LETTERS, Piece
+
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+_SIDES = {"w": 0, "r": 0, "b": 1}
+
+
+@dataclass(frozen=True)
+class ParsedFen:
+    """The fields of a FEN: 90 piece codes by public square, side, counters."""
+
+    codes: bytes
+    side: int
+    halfmove_clock: int
+    fullmove_number: int
+
+
+def _fail(what: str, fen: str) -> InvalidFenError:
+    return InvalidFenError(f"{what}: {fen!r}")
+
+
+def _counter(text: str, name: str, minimum: int, fen: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise _fail(f"{name} must be a whole number, got {text!r}", fen)
+    value = int(text)
+    if value < minimum:
+        raise _fail(f"{name} must be at least {minimum}, got {value}", fen)
+    return value
+
+
+def parse_fen(fen: str) -> ParsedFen:
+    """Split and check FEN syntax; piece placement rules are checked by the core.
+
+    Raises TypeError for a non-string and InvalidFenError naming the problem.
+    """
+    if not isinstance(fen, str):
+        raise TypeError(f"FEN must be a str, got {type(fen).__name__}")
+    fields = fen.split()
+    if len(fields) not in (2, 4, 6):
+        raise _fail(
+            f"expected 6 fields (board, side, '-', '-', halfmove clock, move number), "
+            f"or the first 2 or 4 of them, got {len(fields)}",
+            fen,
+        )
+    if len(fields) == 4:
+        fields = [fields[0], fields[1], "-", "-", fields[2], fields[3]]
+    board, side_text = fields[0], fields[1]
+    ranks = board.split("/")
+    if len(ranks) != 10:
+        raise _fail(f"board has {len(ranks)} ranks, expected 10", fen)
+    codes = bytearray(90)
+    for row, text in enumerate(ranks):
+        rank = 9 - row
+        file = 0
+        for ch in text:
+            if ch in "123456789":
+                file += int(ch)
+                continue
+            piece = Piece.from_symbol(ch)
+            if piece is None:
+                raise _fail(
+                    f"unknown piece letter {ch!r} in rank {rank}, expected one of "
+                    f"{PIECE_LETTERS}/{PIECE_LETTERS.lower()} (E/H also read) or a digit 1-9",
+                    fen,
+                )
+            if file < 9:
+                codes[file + 9 * rank] = piece.code
+            file += 1
+        if file != 9:
+            raise _fail(f"FEN rank {rank} has {file} files, expected 9", fen)
+    side = _SIDES.get(side_text)
+    if side is None:
+        raise _fail(f"side to move must be 'w' (or 'r') or 'b', got {side_text!r}", fen)
+    halfmove = fullmove = 0
+    if len(fields) == 6:
+        for extra in fields[2:4]:
+            if extra != "-":
+                raise _fail(f"xiangqi has no castling or en passant; expected '-', got {extra!r}", fen)
+        halfmove = _counter(fields[4], "halfmove clock", 0, fen)
+        fullmove = _counter(fields[5], "move number", 1, fen)
+    return ParsedFen(bytes(codes), side, halfmove, fullmove or 1)
+
+
+def board_fen(codes: bytes) -> str:
+    """The board field of a FEN from 90 piece codes by public square."""
+    rows = []
+    for rank in range(9, -1, -1):
+        row = ""
+        empty = 0
+        for file in range(9):
+            code = codes[file + 9 * rank]
+            if code:
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += Piece.from_code(code).symbol()
+            else:
+                empty += 1
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    return "/".join(rows)

@@ -1,0 +1,82 @@
+"""Sides, piece kinds and pieces.
+
+Glossary (Red's name first in each pair): 帅/将 king (general), FEN K;
+仕/士 advisor (guard), A; 相/象 elephant (bishop), B, E is also read;
+马 horse (knight), N, H is also read; 车 rook (chariot), R; 炮 cannon, C;
+兵/卒 pawn (soldier), P. Upper case is Red, lower case is Black.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Color(enum.IntEnum):
+    """Side: RED (moves first, starts on ranks 0..4) or BLACK."""
+
+    RED = 0
+    BLACK = 1
+
+    def __invert__(self) -> Color:  # type: ignore[override]
+        return Color(1 - self.value)
+
+
+RED = Color.RED
+BLACK = Color.BLACK
+
+
+class PieceType(enum.IntEnum):
+    """Kind of piece, numbered as in the compiled core."""
+
+    KING = 0
+    ADVISOR = 1
+    ELEPHANT = 2
+    HORSE = 3
+    ROOK = 4
+    CANNON = 5
+    PAWN = 6
+
+
+#: FEN letter of each piece type (Red's, upper case).
+PIECE_LETTERS = "KABNRCP"
+#: Letters also accepted when reading: E for elephant, H for horse.
+_LETTER_TYPES = {ch: PieceType(i) for i, ch in enumerate(PIECE_LETTERS)}
+_LETTER_TYPES.update({"E": PieceType.ELEPHANT, "H": PieceType.HORSE})
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece: its color and its type."""
+
+    color: Color
+    piece_type: PieceType
+
+    @property
+    def code(self) -> int:
+        """The core's code: 1 + type + 7 * color (0 means empty)."""
+        return 1 + int(self.piece_type) + 7 * int(self.color)
+
+    @classmethod
+    def from_code(cls, code: int) -> Piece:
+        """Piece of a core code 1..14."""
+        return _PIECES[code - 1]
+
+    def symbol(self) -> str:
+        """FEN letter: upper case for Red, lower case for Black."""
+        letter = PIECE_LETTERS[self.piece_type]
+        return letter if self.color == RED else letter.lower()
+
+    @classmethod
+    def from_symbol(cls, symbol: str) -> Piece | None:
+        """Piece of a FEN letter (KABNRCP, E and H also read), or None if unknown."""
+        pt = _LETTER_TYPES.get(symbol.upper()) if len(symbol) == 1 else None
+        if pt is None:
+            return None
+        return cls(RED if symbol.isupper() else BLACK, pt)
+
+    def __str__(self) -> str:
+        return self.symbol()
+
+
+_PIECES = tuple(Piece(Color(c), PieceType(t)) for c in range(2) for t in range(7))
