@@ -45,7 +45,8 @@ Chinese (象棋竞赛规则 article 7.5, and 象棋百科全书 "中国象棋电
 Parsing raises InvalidMoveError for text that is not of the form, and IllegalMoveError when no
 legal move, or more than one, fits the text here. Text with a redundant or missing marker is
 still read when it names exactly one legal move (``C3.5`` for the rear of two cannons that
-alone can go there, as older books write it).
+alone can go there, as older books write it); a pawn named by its file alone (``P3``, ``兵三``)
+on a file holding three or five is the middle one, as in WXF.
 """
 
 from __future__ import annotations
