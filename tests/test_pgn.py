@@ -204,6 +204,12 @@ def test_reading_tolerates_annotations_variations_and_glued_numbers() -> None:
     assert game.comments == {5: "a line comment"}
 
 
+def test_chinese_book_move_numbers() -> None:
+    game = read_game("1、炮二平五 马8进7 2、马二进三 车9平8 *")
+    assert game is not None and game.errors == []
+    assert game.moves == iccs_list("h2e2 h9g7 h0g2 i9h9")
+
+
 def test_result_marker_fills_a_missing_result_tag() -> None:
     game = read_game("1. C2.5 H8+7 0-1")
     assert game is not None and game.result == "0-1"

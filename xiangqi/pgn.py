@@ -9,8 +9,8 @@ BlackTeam, Black, Result, and optionally ``[FEN "..."]`` for the start and
 
 Each move's notation is recognised on its own, whatever the Format tag says: ICCS ("H2-E2",
 "h2e2"), Chinese ("炮二平五", any variant xiangqi.notation reads) or WXF ("C2.5", "C2=5").
-Trailing "!", "?" and check marks ("+", "#") after a complete move are ignored. Variations in
-parentheses are skipped.
+Trailing "!", "?" and check marks ("+", "#") after a complete move are ignored, move numbers
+may be written "1." or, as in Chinese books, "1、", and variations in parentheses are skipped.
 
 Errors are handled as python-chess does: a bad move does not raise, it is recorded. The game
 keeps the moves before it, ``game.errors`` holds an InvalidPgnMoveError (text that is no move)
@@ -228,7 +228,7 @@ _TOKEN = re.compile(
     | (?P<close>\))
     | (?P<nag>\$\d+)
     | (?P<result>1-0|0-1|1/2-1/2|\*)(?=[\s{};()]|$)
-    | (?P<number>\d+\s*\.+)(?!\d)
+    | (?P<number>\d+\s*(?:\.+|、))(?!\d)
     | (?P<move>[^\s{}();$]+)
     """,
     re.VERBOSE,
