@@ -32,11 +32,12 @@ cdef enum:
     ROOK = 4
     CANNON = 5
     PAWN = 6
+    OFF_BOARD = 0xFF    # what squares[] holds off the board: stops every ray walk
 
 # All state of one position. A plain struct so nogil code and batch jobs can
 # copy and walk it without touching Python.
 cdef struct BoardState:
-    unsigned char squares[256]      # piece id on each 16x16 square, 0 empty
+    unsigned char squares[256]      # piece id on each 16x16 square, 0 empty, OFF_BOARD off it
     unsigned char piece_square[48]  # square of each piece id, 0 = captured or absent
     int side                        # side to move: 0 Red, 1 Black
 

@@ -44,6 +44,14 @@ cdef unsigned char PIECE_TYPE[48]
 cdef int TYPE_FIRST_SLOT[7]
 cdef int TYPE_SLOTS[7]
 
+# Index sq - k + 256 (k a king square) -> how sq relates to the king: 1..4 on the
+# king's rank or file (ray towards +1, -1, +16, -16), 5..8 the horse leg squares
+# diagonally next to it (+15, -15, +17, -17), 0 neither.
+cdef unsigned char KING_RELATION[512]
+# Index sq - k + 256 -> relation code (5..8) of the leg a horse on sq needs to attack
+# a king on k, 0 if sq is not a horse jump away from k.
+cdef unsigned char HORSE_LEG_RELATION[512]
+
 # Public square (file + 9 * rank) <-> 16x16 square. PUBLIC_OF is 255 off the board.
 cdef unsigned char SQUARE_OF[90]
 cdef unsigned char PUBLIC_OF[256]
@@ -152,6 +160,24 @@ cdef void _init_tables() noexcept:
         for col in range(6, 9):
             if row <= 5 or row >= 10:
                 EE_IN_FORT[row * 16 + col] = 1
+
+    # Relations to a king square. A king stands in columns 6..8, so an offset of at
+    # most +-5 stays on its rank; rank and file offsets never collide on a 16-wide board.
+    for i in range(512):
+        KING_RELATION[i] = 0
+        HORSE_LEG_RELATION[i] = 0
+    for d in range(1, 10):
+        KING_RELATION[256 + d] = 1 if d <= 8 else 0
+        KING_RELATION[256 - d] = 2 if d <= 8 else 0
+        KING_RELATION[256 + 16 * d] = 3
+        KING_RELATION[256 - 16 * d] = 4
+    KING_RELATION[256 + 15] = 5
+    KING_RELATION[256 - 15] = 6
+    KING_RELATION[256 + 17] = 7
+    KING_RELATION[256 - 17] = 8
+    for k in range(8):
+        # A horse on king - HORSE_STEPS[k] attacks through king + HORSE_CHECK_LEGS[k].
+        HORSE_LEG_RELATION[256 - HORSE_STEPS[k]] = KING_RELATION[256 + HORSE_CHECK_LEGS[k]]
 
 
 _init_tables()
@@ -420,11 +446,30 @@ cdef inline bint is_piece(int pc, int opp_base, int first_slot, int slots) noexc
     return <unsigned int>(pc - opp_base - first_slot) < <unsigned int>slots
 
 
+cdef inline bint line_attacked(const BoardState* b, int q, int d, int opp) noexcept nogil:
+    # Along direction d from the king on q: is the first piece an enemy rook or the
+    # enemy king (facing), or the second piece, behind one screen, an enemy cannon?
+    cdef int sq = q + d, pc
+    while not b.squares[sq]:
+        sq += d
+    pc = b.squares[sq]
+    if is_piece(pc, opp, 7, 2) or pc == opp:
+        return 1
+    if pc == OFF_BOARD:
+        return 0
+    sq += d
+    while not b.squares[sq]:
+        sq += d
+    return is_piece(b.squares[sq], opp, 9, 2)
+
+
 cdef bint in_check(const BoardState* b, int side) noexcept nogil:
     """Is side's king attacked? Works back from the king: pawns, horses, then rays."""
     cdef int q = b.piece_square[16 + 16 * side]
     cdef int opp = 32 - 16 * side
-    cdef int k, d, sq, pc
+    cdef int k
+    if not q:
+        return 0    # no king: only an empty Board() that was never loaded
     # Pawns: one step behind the king (as the attacker moves) or beside it.
     if is_piece(b.squares[q - PAWN_STEPS[1 - side][2]], opp, 11, 5):
         return 1
@@ -436,20 +481,34 @@ cdef bint in_check(const BoardState* b, int side) noexcept nogil:
             return 1
     # Rays: the first piece may be a rook or the facing king; the second a cannon.
     for k in range(4):
-        d = ROOK_DIRS[k]
-        sq = q + d
-        while ON_BOARD[sq] and not b.squares[sq]:
-            sq += d
-        if not ON_BOARD[sq]:
-            continue
-        pc = b.squares[sq]
-        if is_piece(pc, opp, 7, 2) or pc == opp:
+        if line_attacked(b, q, ROOK_DIRS[k], opp):
             return 1
-        sq += d
-        while ON_BOARD[sq] and not b.squares[sq]:
-            sq += d
-        if ON_BOARD[sq] and is_piece(b.squares[sq], opp, 9, 2):
-            return 1
+    return 0
+
+
+cdef inline int toward(int k, int sq) noexcept nogil:
+    # Direction from k to sq when they share a rank or file, else 0.
+    if ((sq ^ k) & 0xf0) == 0:
+        return 1 if sq > k else -1
+    if ((sq ^ k) & 0x0f) == 0:
+        return 16 if sq > k else -16
+    return 0
+
+
+cdef inline bint move_exposes(const BoardState* b, int k, int frm, int to) noexcept nogil:
+    # After a non-king move frm -> to by a side that was not in check (b.side is now
+    # the opponent): is that side's king on k attacked? Only lines through frm or to
+    # and the horse leg on frm can have changed, so only those are tested.
+    cdef int opp = 16 + 16 * b.side
+    cdef int d_from = toward(k, frm), d_to = toward(k, to), d = frm - k, j
+    if d_from and line_attacked(b, k, d_from, opp):
+        return 1
+    if d_to and d_to != d_from and line_attacked(b, k, d_to, opp):
+        return 1
+    if d == 15 or d == -15 or d == 17 or d == -17:
+        for j in range(8):
+            if HORSE_CHECK_LEGS[j] == d and is_piece(b.squares[k - HORSE_STEPS[j]], opp, 5, 2):
+                return 1
     return 0
 
 
@@ -457,17 +516,56 @@ cdef bint in_check(const BoardState* b, int side) noexcept nogil:
 # Legal moves and perft.
 # ---------------------------------------------------------------------------
 
+cdef inline void find_threats(const BoardState* b, int k, unsigned char* hot) noexcept nogil:
+    # hot[r] = 1 for each relation r (KING_RELATION codes) to the king on k along which
+    # an enemy piece could attack if our move opened it: a rank or file holding an
+    # enemy rook, cannon or king, a leg square of an enemy horse.
+    cdef int opp = 32 - 16 * b.side, slot, p
+    memset(hot, 0, 9)
+    for slot in range(11):
+        p = b.piece_square[opp + slot]
+        if not p:
+            continue
+        if slot == 5 or slot == 6:
+            hot[HORSE_LEG_RELATION[p - k + 256]] = 1
+        elif slot == 0 or slot >= 7:
+            hot[KING_RELATION[p - k + 256]] = 1
+    hot[0] = 0
+
+
+cdef inline bint leaves_king_safe(BoardState* b, int mv, int k, bint checked,
+                                  const unsigned char* hot) noexcept nogil:
+    # Is the pseudo-legal mv legal for the side to move, whose king is on k and who is
+    # (checked) or is not in check? King moves and evasions get the full in_check after
+    # make; other moves only if they touch a threatened line or leg, and then only the
+    # lines through their squares are walked (move_exposes).
+    cdef int frm = mv & 255, to = mv >> 8, cap
+    cdef bint attacked
+    if not checked and frm != k:
+        if not (hot[KING_RELATION[frm - k + 256]] or hot[KING_RELATION[to - k + 256]]):
+            return 1
+        cap = make_move(b, mv)
+        attacked = move_exposes(b, k, frm, to)
+    else:
+        cap = make_move(b, mv)
+        attacked = in_check(b, b.side ^ 1)
+    unmake_move(b, mv, cap)
+    return not attacked
+
+
 cdef int generate_legal_moves(BoardState* b, int* moves) noexcept nogil:
     """Fill moves with the legal moves of the side to move; return their number."""
     cdef int n = generate_pseudo(b, moves)
-    cdef int mover = b.side, i, kept = 0, mv, cap
+    cdef int k = b.piece_square[16 + 16 * b.side]
+    cdef bint checked = in_check(b, b.side)
+    cdef unsigned char hot[9]
+    cdef int i, kept = 0, mv
+    find_threats(b, k, hot)
     for i in range(n):
         mv = moves[i]
-        cap = make_move(b, mv)
-        if not in_check(b, mover):
+        if leaves_king_safe(b, mv, k, checked, hot):
             moves[kept] = mv
             kept += 1
-        unmake_move(b, mv, cap)
     return kept
 
 
@@ -489,20 +587,17 @@ cdef int generate_legal_book(BoardState* b, int* moves) noexcept nogil:
 cdef long long perft_nodes(BoardState* b, int depth) noexcept nogil:
     """Leaf count at depth; the last ply is counted without being walked into."""
     cdef int moves[MAX_MOVES]
-    cdef int n, i, mv, cap, mover
+    cdef int n, i, mv, cap
     cdef long long total = 0
     if depth <= 0:
         return 1
-    n = generate_pseudo(b, moves)
-    mover = b.side
+    if depth == 1:
+        return generate_legal_moves(b, moves)
+    n = generate_legal_moves(b, moves)
     for i in range(n):
         mv = moves[i]
         cap = make_move(b, mv)
-        if not in_check(b, mover):
-            if depth == 1:
-                total += 1
-            else:
-                total += perft_nodes(b, depth - 1)
+        total += perft_nodes(b, depth - 1)
         unmake_move(b, mv, cap)
     return total
 
@@ -594,6 +689,15 @@ cdef inline int check_square(object square) except -1:
     return square
 
 
+cdef void clear_board(BoardState* b) noexcept nogil:
+    # An empty board: no pieces, sentinels off the board, Red to move.
+    cdef int sq
+    memset(b, 0, sizeof(BoardState))
+    for sq in range(256):
+        if not ON_BOARD[sq]:
+            b.squares[sq] = OFF_BOARD
+
+
 cdef inline bint may_stand(int pt, int color, int sq) noexcept nogil:
     # Can a piece of this kind and color ever stand on sq in a real game?
     cdef bint own_half = RED_HALF[sq] == (color == 0)
@@ -636,7 +740,7 @@ cdef class Board:
     """
 
     def __cinit__(self):
-        memset(&self.st, 0, sizeof(BoardState))
+        clear_board(&self.st)
         self.history = []
 
     def load(self, const unsigned char[::1] codes not None, int side):
@@ -653,7 +757,7 @@ cdef class Board:
             raise ValueError(f"expected 90 squares, got {codes.shape[0]}")
         if side != 0 and side != 1:
             raise ValueError(f"side must be 0 (Red) or 1 (Black), got {side}")
-        memset(&st, 0, sizeof(BoardState))
+        clear_board(&st)
         memset(counts, 0, sizeof(counts))
         st.side = side
         for square in range(90):
