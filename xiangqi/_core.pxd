@@ -42,6 +42,7 @@ cdef struct BoardState:
     int side                        # side to move: 0 Red, 1 Black
 
 cdef int generate_pseudo(BoardState* b, int* moves) noexcept nogil
+cdef int generate_pseudo_book(BoardState* b, int* moves) noexcept nogil
 cdef int generate_legal_moves(BoardState* b, int* moves) noexcept nogil
 cdef int make_move(BoardState* b, int mv) noexcept nogil
 cdef void unmake_move(BoardState* b, int mv, int cap) noexcept nogil

@@ -177,9 +177,13 @@ class Position:
             return "*"
         return "0-1" if self.turn == Color.RED else "1-0"
 
-    def perft(self, depth: int) -> int:
-        """Leaf count of the legal move tree at depth, counted in the core without the GIL."""
-        return int(self._board.perft(depth))
+    def perft(self, depth: int, bulk: bool = True) -> int:
+        """Leaf count of the legal move tree at depth, counted in the core without the GIL.
+
+        bulk=True (the default) counts the last ply's legal moves without playing
+        them; bulk=False makes and unmakes every leaf move (same count, slower).
+        """
+        return int(self._board.perft(depth, bulk))
 
     def divide(self, depth: int) -> dict[Move, int]:
         """perft(depth) split by root move: {Move: leaf count under it}."""
