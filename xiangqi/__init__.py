@@ -10,22 +10,12 @@ from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError, Xiangqi
 from .fen import START_FEN
 from .move import Move
 from .pieces import BLACK, RED, Color, Piece, PieceType
-from .position import Position
+from .position import Position, generate_legal, legal_moves_batch, perft
 from .squares import SQUARE_NAMES, parse_square, square, square_file, square_name, square_rank
 
 __version__ = "0.1.0"
 
 STARTING_FEN = START_FEN
-
-
-def generate_legal(position: Position) -> list[Move]:
-    """All legal moves of the side to move in position (same as position.legal_moves())."""
-    return position.legal_moves()
-
-
-def perft(position: Position, depth: int) -> int:
-    """Leaf count of the legal move tree of position at depth (same as position.perft())."""
-    return position.perft(depth)
 
 
 __all__ = [
@@ -45,6 +35,7 @@ __all__ = [
     "XiangqiError",
     "__version__",
     "generate_legal",
+    "legal_moves_batch",
     "parse_square",
     "perft",
     "square",

@@ -5,6 +5,9 @@ Everything C-level trusts its inputs; the ``def`` methods of ``Board`` are the
 boundary and check every value a caller passes. See ``_core.pxd`` for the map.
 """
 
+from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 # ---------------------------------------------------------------------------
@@ -938,13 +941,16 @@ cdef class Board:
         """Legal moves as table[from_square * 90 + to_square] for each; table must hold 8100."""
         cdef int moves[MAX_MOVES]
         cdef int n, i, mv
+        cdef object item
         if len(table) != 8100:
             raise ValueError("table must have 8100 entries")
         n = generate_legal_moves(&self.st, moves)
-        cdef list out = [None] * n
+        cdef list out = PyList_New(n)
         for i in range(n):
             mv = moves[i]
-            out[i] = table[PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]]
+            item = <object>PyList_GET_ITEM(table, PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8])
+            Py_INCREF(item)     # PyList_SET_ITEM steals this reference
+            PyList_SET_ITEM(out, i, item)
         return out
 
     def legal_move_indices(self, bint book=False):
@@ -1040,6 +1046,42 @@ cdef class Board:
             unmake_move(&self.st, moves[i], cap)
             out.append((PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8], count))
         return out
+
+
+def legal_moves_batch(list boards not None):
+    """Legal moves of many positions at once, as two flat buffers, without Move objects.
+
+    Returns (moves, offsets): moves is a memoryview of uint16 codes
+    from_square * 90 + to_square, and the moves of boards[i] are
+    moves[offsets[i]:offsets[i + 1]]; offsets is a memoryview of int64 with
+    len(boards) + 1 entries. Both can be wrapped by numpy.frombuffer without a copy.
+    """
+    cdef Py_ssize_t count = len(boards), i, total = 0
+    cdef int moves[MAX_MOVES]
+    cdef int n, j
+    cdef Board board
+    cdef unsigned short* buf
+    cdef bytearray offset_bytes = bytearray(8 * (count + 1))
+    cdef long long[::1] offsets = memoryview(offset_bytes).cast("q")
+    for i in range(count):
+        if not isinstance(boards[i], Board):
+            raise TypeError(f"boards[{i}] is not a Board")
+    buf = <unsigned short*>malloc(sizeof(unsigned short) * MAX_MOVES * (count + 1))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        offsets[0] = 0
+        for i in range(count):
+            board = <Board>boards[i]
+            n = generate_legal_moves(&board.st, moves)
+            for j in range(n):
+                buf[total + j] = PUBLIC_OF[moves[j] & 255] * 90 + PUBLIC_OF[moves[j] >> 8]
+            total += n
+            offsets[i + 1] = total
+        move_bytes = bytearray((<char*>buf)[:2 * total])
+    finally:
+        free(buf)
+    return memoryview(move_bytes).cast("H"), memoryview(offset_bytes).cast("q")
 
 
 def book_tables():

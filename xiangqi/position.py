@@ -6,7 +6,10 @@ xiangqi.squares. This is the only module that talks to xiangqi._core.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from . import _core
+
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from .fen import START_FEN, board_fen, parse_fen
 from .move import MOVES, Move
@@ -260,3 +263,30 @@ class Position:
         from .svg import board
 
         return board(self, lastmove=self._stack[-1][0] if self._stack else None)
+
+
+def generate_legal(position: Position) -> list[Move]:
+    """All legal moves of the side to move in position (same as position.legal_moves()).
+
+    A new list of shared Move objects (public squares 0..89); the order is not part
+    of the API.
+    """
+    return position._board.legal_moves(MOVES)
+
+
+def perft(position: Position, depth: int) -> int:
+    """Leaf count of the legal move tree of position at depth (same as position.perft())."""
+    return int(position._board.perft(depth))
+
+
+def legal_moves_batch(positions: Iterable[Position | str]) -> tuple[memoryview, memoryview]:
+    """Legal moves of many positions (Position objects or FEN strings) as flat buffers.
+
+    Returns (moves, offsets), two memoryviews: moves holds uint16 codes
+    from_square * 90 + to_square (public squares 0..89), and the moves of the i-th
+    position are moves[offsets[i]:offsets[i + 1]] (offsets: int64, one more entry
+    than positions). No Move objects are built; numpy.frombuffer wraps both
+    without copying. A bad FEN raises InvalidFenError.
+    """
+    boards = [p._board if isinstance(p, Position) else Position(p)._board for p in positions]
+    return _core.legal_moves_batch(boards)
