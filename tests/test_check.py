@@ -7,9 +7,9 @@ Every assertion is made on both paths: the fast check and the book's Check routi
 from __future__ import annotations
 
 import pytest
+from conftest import position
 
 import xiangqi
-from conftest import position
 
 
 def red_in_check(pieces: dict[str, str]) -> bool:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from conftest import make_fen
 
 import xiangqi
-from conftest import make_fen
 
 ROUND_TRIP = [
     xiangqi.START_FEN,
@@ -23,15 +23,21 @@ def test_fen_round_trips(fen: str) -> None:
 
 def test_start_position_is_the_default() -> None:
     assert xiangqi.Position().fen() == xiangqi.START_FEN
-    assert xiangqi.START_FEN == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    assert (
+        xiangqi.START_FEN == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    )
 
 
 def test_piece_at_uses_public_squares() -> None:
     pos = xiangqi.Position()
     king = pos.piece_at(xiangqi.parse_square("e0"))  # type: ignore[arg-type]
     assert king == xiangqi.Piece(xiangqi.RED, xiangqi.PieceType.KING)
-    assert pos.piece_at(xiangqi.square(7, 2)) == xiangqi.Piece(xiangqi.RED, xiangqi.PieceType.CANNON)
-    assert pos.piece_at(xiangqi.square(0, 9)) == xiangqi.Piece(xiangqi.BLACK, xiangqi.PieceType.ROOK)
+    assert pos.piece_at(xiangqi.square(7, 2)) == xiangqi.Piece(
+        xiangqi.RED, xiangqi.PieceType.CANNON
+    )
+    assert pos.piece_at(xiangqi.square(0, 9)) == xiangqi.Piece(
+        xiangqi.BLACK, xiangqi.PieceType.ROOK
+    )
     assert pos.piece_at(40) is None
     assert pos.turn == xiangqi.RED
 
@@ -58,9 +64,15 @@ def test_helper_make_fen_agrees_with_parser() -> None:
 BAD = [
     ("", "expected 6 fields"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w - - 0 1", "has 9 ranks, expected 10"),
-    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w - - 0 1", "rank 0 has 10 files"),
+    (
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w - - 0 1",
+        "rank 0 has 10 files",
+    ),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/8/RNBAKABNR w - - 0 1", "rank 1 has 8 files"),
-    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1", "unknown piece letter 'X'"),
+    (
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1",
+        "unknown piece letter 'X'",
+    ),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1", "side to move"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ - 0 1", "castling"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - -1 1", "halfmove clock"),
@@ -68,7 +80,10 @@ BAD = [
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1", "halfmove clock"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1", "Red has no king"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBAKABNR w - - 0 1", "more than 1 king"),
-    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/1R7/RNBAKABNR w - - 0 1", "more than 2 rooks"),
+    (
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/1R7/RNBAKABNR w - - 0 1",
+        "more than 2 rooks",
+    ),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/P8/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", "more than 5 pawns"),
 ]
 
@@ -104,7 +119,9 @@ PLACEMENT = [
 
 
 @pytest.mark.parametrize("pieces, message", PLACEMENT)
-def test_pieces_only_on_points_their_kind_can_reach(pieces: dict[str, str], message: str | None) -> None:
+def test_pieces_only_on_points_their_kind_can_reach(
+    pieces: dict[str, str], message: str | None
+) -> None:
     board = dict(pieces)
     if "K" not in board.values():
         board["e0"] = "K" if "e0" not in board else board["e0"]

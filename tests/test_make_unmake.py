@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import iccs_set
 
 import xiangqi
-from conftest import iccs_set
 
 POSITIONS = [
     xiangqi.START_FEN,

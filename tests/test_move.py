@@ -28,9 +28,13 @@ def test_generated_moves_are_shared_objects() -> None:
     assert all(a is b for a, b in zip(sorted(first), sorted(second)))
 
 
-@pytest.mark.parametrize("text", ["", "h2", "h2e", "h2e22", "j2e2", "h2e:", "H2E2", "h2h2", "h10e2", " h2e2"])
+@pytest.mark.parametrize(
+    "text", ["", "h2", "h2e", "h2e22", "j2e2", "h2e:", "H2E2", "h2h2", "h10e2", " h2e2"]
+)
 def test_bad_iccs_text(text: str) -> None:
-    with pytest.raises(xiangqi.InvalidMoveError, match=repr(text).replace("\\", "\\\\")[1:-1] or "got"):
+    with pytest.raises(
+        xiangqi.InvalidMoveError, match=repr(text).replace("\\", "\\\\")[1:-1] or "got"
+    ):
         Move.from_iccs(text)
 
 

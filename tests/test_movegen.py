@@ -5,8 +5,9 @@ Expected move sets are worked out by hand from the rules, square by square.
 
 from __future__ import annotations
 
-import xiangqi
 from conftest import moves_from, position
+
+import xiangqi
 
 
 def test_start_position_has_44_moves() -> None:
@@ -15,7 +16,9 @@ def test_start_position_has_44_moves() -> None:
 
 def test_horse_moves_in_an_l() -> None:
     pos = position({"e4": "N"})
-    assert moves_from(pos, "e4") == {f"e4{t}" for t in ("c5", "c3", "g5", "g3", "d6", "f6", "d2", "f2")}
+    assert moves_from(pos, "e4") == {
+        f"e4{t}" for t in ("c5", "c3", "g5", "g3", "d6", "f6", "d2", "f2")
+    }
 
 
 def test_horse_blocked_by_leg() -> None:

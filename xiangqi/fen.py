@@ -90,7 +90,9 @@ def parse_fen(fen: str) -> ParsedFen:
     if len(fields) == 6:
         for extra in fields[2:4]:
             if extra != "-":
-                raise _fail(f"xiangqi has no castling or en passant; expected '-', got {extra!r}", fen)
+                raise _fail(
+                    f"xiangqi has no castling or en passant; expected '-', got {extra!r}", fen
+                )
         halfmove = _counter(fields[4], "halfmove clock", 0, fen)
         fullmove = _counter(fields[5], "move number", 1, fen)
     return ParsedFen(bytes(codes), side, halfmove, fullmove or 1)

@@ -23,7 +23,9 @@ class Move:
             if type(sq) is not int or not 0 <= sq < 90:
                 raise ValueError(f"move squares must be ints in 0..89, got {sq!r}")
         if self.from_square == self.to_square:
-            raise ValueError(f"a move must change squares, got {SQUARE_NAMES[self.to_square]} twice")
+            raise ValueError(
+                f"a move must change squares, got {SQUARE_NAMES[self.to_square]} twice"
+            )
 
     @classmethod
     def from_iccs(cls, text: str) -> Move:
@@ -58,6 +60,4 @@ class Move:
 #: Every (from, to) pair as one shared Move, indexed by from_square * 90 + to_square.
 #: generate_legal hands out these objects, so it allocates no Move per call.
 #: The entries with from_square == to_square are None.
-MOVES: list[Move | None] = [
-    Move(f, t) if f != t else None for f in range(90) for t in range(90)
-]
+MOVES: list[Move | None] = [Move(f, t) if f != t else None for f in range(90) for t in range(90)]

@@ -18,7 +18,7 @@ class Color(enum.IntEnum):
     RED = 0
     BLACK = 1
 
-    def __invert__(self) -> Color:  # type: ignore[override]
+    def __invert__(self) -> Color:
         return Color(1 - self.value)
 
 

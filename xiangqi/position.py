@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import _core
-
-from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN, board_fen, parse_fen
 from .move import MOVES, Move
 from .pieces import Color, Piece, PieceType
 from .squares import SQUARE_NAMES
+
 
 class Position:
     """A xiangqi position: pieces, side to move, counters, and the moves pushed so far.
@@ -96,7 +96,9 @@ class Position:
             raise TypeError(f"push() takes a Move, got {type(move).__name__}")
         captured = self._board.piece_at(move.to_square)
         if not self._board.push(move.from_square, move.to_square):
-            raise IllegalMoveError(f"illegal move {move} ({self._why_illegal(move)}) in {self.fen()!r}")
+            raise IllegalMoveError(
+                f"illegal move {move} ({self._why_illegal(move)}) in {self.fen()!r}"
+            )
         self._stack.append((move, self.halfmove_clock))
         self.halfmove_clock = 0 if captured else self.halfmove_clock + 1
         if self._board.side == 0:
@@ -112,7 +114,9 @@ class Position:
         """Parse ICCS text and check it is legal here; raises InvalidMoveError/IllegalMoveError."""
         move = Move.from_iccs(text)
         if not self.is_legal(move):
-            raise IllegalMoveError(f"illegal move {move} ({self._why_illegal(move)}) in {self.fen()!r}")
+            raise IllegalMoveError(
+                f"illegal move {move} ({self._why_illegal(move)}) in {self.fen()!r}"
+            )
         return move
 
     def pop(self) -> Move:
@@ -175,7 +179,7 @@ class Position:
         return not self.has_legal_moves()
 
     def result(self) -> str:
-        """"1-0" or "0-1" when the game is over, else "*" (repetition rules are not judged)."""
+        """ "1-0" or "0-1" when the game is over, else "*" (repetition rules are not judged)."""
         if self.has_legal_moves():
             return "*"
         return "0-1" if self.turn == Color.RED else "1-0"
