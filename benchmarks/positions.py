@@ -99,6 +99,24 @@ ENDGAME_PERFT: tuple[PerftCase, ...] = (
     ),
 )
 
+#: Two "complicated checks and evasions" positions from the same table (thread benchmark).
+EVASION_PERFT: tuple[PerftCase, ...] = (
+    PerftCase(
+        "cpw_pos5",
+        "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1",
+        (28, 516, 14808, 395483, 11842230),
+        5,
+        _CPW,
+    ),
+    PerftCase(
+        "cpw_pos6",
+        "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3 w - - 0 1",
+        (21, 364, 7626, 162837, 3500505),
+        5,
+        _CPW,
+    ),
+)
+
 #: The elephant-opening position as a perft case (used by the thread benchmark).
 ELEPHANT_OPENING = PerftCase(
     "elephant_opening",
