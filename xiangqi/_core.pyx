@@ -590,10 +590,11 @@ cdef inline bint move_exposes(const BoardState* b, int k, int frm, int to) noexc
 cdef inline void mark_threats(const BoardState* b, int k, bint checked,
                               unsigned char* hot) noexcept nogil:
     # hot[sq] = 1 on every square where a move of the side to move (king on k) starting
-    # or ending there could leave its king attacked: the king itself; each rank or file
-    # ray from the king that holds an enemy rook, cannon or king; the leg square of
-    # each enemy horse a jump away. In check, every square.
-    cdef int opp = 32 - 16 * b.side, slot, p, d, sq
+    # or ending there could leave its king attacked: the king itself; the squares
+    # between the king and an enemy rook or king with at most one piece between them,
+    # or an enemy cannon with at most two (one move changes that count by at most
+    # one); the leg square of each enemy horse a jump away. In check, every square.
+    cdef int opp = 32 - 16 * b.side, slot, p, d, sq, between
     if checked:
         memset(hot, 1, 256)
         return
@@ -609,12 +610,20 @@ cdef inline void mark_threats(const BoardState* b, int k, bint checked,
                 hot[k + d] = 1
         elif slot == 0 or slot >= 7:
             d = toward(k, p)
-            if d:
-                sq = k + d
-                while sq != p:
-                    hot[sq] = 1
-                    sq += d
-                hot[p] = 1
+            if not d:
+                continue
+            between = 0
+            sq = k + d
+            while sq != p:
+                between += b.squares[sq] != 0
+                sq += d
+            if between > (2 if slot >= 9 else 1):
+                continue
+            sq = k + d
+            while sq != p:
+                hot[sq] = 1
+                sq += d
+            hot[p] = 1
 
 
 cdef inline bint is_legal_pseudo(BoardState* b, int mv, int k, bint checked) noexcept nogil:
@@ -707,7 +716,7 @@ cdef long long perft_full(BoardState* b, int depth) noexcept nogil:
     for i in range(n):
         mv = moves[i]
         cap = make_move(b, mv)
-        total += perft_full(b, depth - 1)
+        total += 1 if depth == 1 else perft_full(b, depth - 1)
         unmake_move(b, mv, cap)
     return total
 
