@@ -10,6 +10,7 @@ H for horse also read; upper case is Red.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .errors import InvalidFenError
@@ -18,6 +19,19 @@ from .pieces import PIECE_LETTERS, Piece
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 _SIDES = {"w": 0, "r": 0, "b": 1}
+
+# FEN text <-> piece codes (1 + type + 7 * color, 0 empty), via bytes.translate.
+_EXPAND_DIGITS = [(str(n), "." * n) for n in range(1, 10)]
+_NOT_PIECE = re.compile("[^./KABNRCPEHkabnrcpeh]")
+
+
+def _code_of_byte(byte: int) -> int:
+    piece = Piece.from_symbol(chr(byte))
+    return piece.code if piece else 0
+
+
+_CODE_OF_BYTE = bytes(_code_of_byte(i) for i in range(256))
+_BYTE_OF_CODE = b"." + bytes(ord(Piece.from_code(c).symbol()) for c in range(1, 15)) + bytes(241)
 
 
 @dataclass(frozen=True)
@@ -43,6 +57,20 @@ def _counter(text: str, name: str, minimum: int, fen: str) -> int:
     return value
 
 
+def _explain_board(ranks: list[str], fen: str) -> None:
+    """Raise the InvalidFenError for the first bad rank of an expanded board."""
+    for row, text in enumerate(ranks):
+        bad = _NOT_PIECE.search(text)
+        if bad:
+            raise _fail(
+                f"unknown piece letter {bad[0]!r} in rank {9 - row}, expected one of "
+                f"{PIECE_LETTERS}/{PIECE_LETTERS.lower()} (E/H also read) or a digit 1-9",
+                fen,
+            )
+        if len(text) != 9:
+            raise _fail(f"FEN rank {9 - row} has {len(text)} files, expected 9", fen)
+
+
 def parse_fen(fen: str) -> ParsedFen:
     """Split and check FEN syntax; piece placement rules are checked by the core.
 
@@ -63,26 +91,13 @@ def parse_fen(fen: str) -> ParsedFen:
     ranks = board.split("/")
     if len(ranks) != 10:
         raise _fail(f"board has {len(ranks)} ranks, expected 10", fen)
-    codes = bytearray(90)
-    for row, text in enumerate(ranks):
-        rank = 9 - row
-        file = 0
-        for ch in text:
-            if ch in "123456789":
-                file += int(ch)
-                continue
-            piece = Piece.from_symbol(ch)
-            if piece is None:
-                raise _fail(
-                    f"unknown piece letter {ch!r} in rank {rank}, expected one of "
-                    f"{PIECE_LETTERS}/{PIECE_LETTERS.lower()} (E/H also read) or a digit 1-9",
-                    fen,
-                )
-            if file < 9:
-                codes[file + 9 * rank] = piece.code
-            file += 1
-        if file != 9:
-            raise _fail(f"FEN rank {rank} has {file} files, expected 9", fen)
+    expanded = board
+    for digit, blanks in _EXPAND_DIGITS:
+        expanded = expanded.replace(digit, blanks)
+    if len(expanded) != 99 or _NOT_PIECE.search(expanded):  # 10 ranks of 9 and 9 slashes
+        _explain_board(expanded.split("/"), fen)
+    # Rank 0 first, so that index = file + 9 * rank.
+    codes = "".join(reversed(expanded.split("/"))).encode("ascii").translate(_CODE_OF_BYTE)
     side = _SIDES.get(side_text)
     if side is None:
         raise _fail(f"side to move must be 'w' (or 'r') or 'b', got {side_text!r}", fen)
@@ -95,25 +110,13 @@ def parse_fen(fen: str) -> ParsedFen:
                 )
         halfmove = _counter(fields[4], "halfmove clock", 0, fen)
         fullmove = _counter(fields[5], "move number", 1, fen)
-    return ParsedFen(bytes(codes), side, halfmove, fullmove or 1)
+    return ParsedFen(codes, side, halfmove, fullmove or 1)
 
 
 def board_fen(codes: bytes) -> str:
     """The board field of a FEN from 90 piece codes by public square."""
-    rows = []
-    for rank in range(9, -1, -1):
-        row = ""
-        empty = 0
-        for file in range(9):
-            code = codes[file + 9 * rank]
-            if code:
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += Piece.from_code(code).symbol()
-            else:
-                empty += 1
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return "/".join(rows)
+    letters = codes.translate(_BYTE_OF_CODE).decode("ascii")
+    board = "/".join([letters[9 * rank : 9 * rank + 9] for rank in range(9, -1, -1)])
+    for run in range(9, 0, -1):  # longest runs of empty points first
+        board = board.replace("." * run, str(run))
+    return board
