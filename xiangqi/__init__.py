@@ -9,6 +9,7 @@ from __future__ import annotations
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from .fen import START_FEN
 from .move import Move
+from .pgn import Game, IllegalPgnMoveError, InvalidPgnMoveError, read_game, read_games
 from .pieces import BLACK, RED, Color, Piece, PieceType
 from .position import Position, generate_legal, legal_moves_batch, perft
 from .squares import SQUARE_NAMES, parse_square, square, square_file, square_name, square_rank
@@ -25,6 +26,9 @@ __all__ = [
     "START_FEN",
     "STARTING_FEN",
     "Color",
+    "Game",
+    "IllegalPgnMoveError",
+    "InvalidPgnMoveError",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
@@ -38,6 +42,8 @@ __all__ = [
     "legal_moves_batch",
     "parse_square",
     "perft",
+    "read_game",
+    "read_games",
     "square",
     "square_file",
     "square_name",
