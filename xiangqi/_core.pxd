@@ -25,6 +25,7 @@
 
 cdef enum:
     MAX_MOVES = 128     # pseudo-legal moves of one position never exceed 119
+    MAX_DEPTH = 64      # deepest perft the boundary accepts (bounds the C stack)
     KING = 0
     ADVISOR = 1
     ELEPHANT = 2

@@ -800,6 +800,15 @@ def square_name(int square):
     return FILE_NAMES[square % 9] + str(square // 9)
 
 
+cdef inline int check_int(object value, str name, int low, int high) except -1:
+    # An int (not a float, not a bool) in low..high, else TypeError / ValueError.
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
+    return value
+
+
 cdef inline int check_square(object square) except -1:
     if not isinstance(square, int):
         raise TypeError(f"square must be an int, got {type(square).__name__}")
@@ -862,7 +871,7 @@ cdef class Board:
         clear_board(&self.st)
         self.history = []
 
-    def load(self, const unsigned char[::1] codes not None, int side):
+    def load(self, const unsigned char[::1] codes not None, object side_to_move):
         """Replace the position with 90 piece codes and a side to move, after checking it.
 
         Raises ValueError naming the first problem: piece counts, a piece on a
@@ -874,8 +883,7 @@ cdef class Board:
         cdef int square, code, pt, color, sq, pc, k
         if codes.shape[0] != 90:
             raise ValueError(f"expected 90 squares, got {codes.shape[0]}")
-        if side != 0 and side != 1:
-            raise ValueError(f"side must be 0 (Red) or 1 (Black), got {side}")
+        cdef int side = check_int(side_to_move, "side (0 Red, 1 Black)", 0, 1)
         clear_board(&st)
         memset(counts, 0, sizeof(counts))
         st.side = side
@@ -1019,39 +1027,37 @@ cdef class Board:
             return bool(book_check(&self.st, self.st.side))
         return bool(in_check(&self.st, self.st.side))
 
-    def perft(self, int depth, bint bulk=True, bint book=False):
+    def perft(self, object depth, bint bulk=True, bint book=False):
         """Number of leaf nodes of the legal move tree at depth (releases the GIL).
 
         bulk=True counts the last ply's legal moves without playing them; bulk=False
         makes and unmakes every leaf; book=True uses only the book's routines.
         """
         cdef long long n
-        if depth < 0:
-            raise ValueError(f"depth must be >= 0, got {depth}")
+        cdef int plies = check_int(depth, "depth", 0, MAX_DEPTH)
         if book:
             with nogil:
-                n = perft_book(&self.st, depth)
+                n = perft_book(&self.st, plies)
         elif bulk:
             with nogil:
-                n = perft_nodes(&self.st, depth)
+                n = perft_nodes(&self.st, plies)
         else:
             with nogil:
-                n = perft_full(&self.st, depth)
+                n = perft_full(&self.st, plies)
         return n
 
-    def divide(self, int depth):
+    def divide(self, object depth):
         """perft split by root move: list of (from_square * 90 + to_square, count)."""
         cdef int moves[MAX_MOVES]
         cdef int n, i, cap
         cdef long long count
-        if depth < 1:
-            raise ValueError(f"depth must be >= 1, got {depth}")
+        cdef int plies = check_int(depth, "depth", 1, MAX_DEPTH)
         n = generate_legal_moves(&self.st, moves)
         out = []
         for i in range(n):
             cap = make_move(&self.st, moves[i])
             with nogil:
-                count = perft_nodes(&self.st, depth - 1)
+                count = perft_nodes(&self.st, plies - 1)
             unmake_move(&self.st, moves[i], cap)
             out.append((PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8], count))
         return out
