@@ -1063,6 +1063,24 @@ cdef class Board:
         return out
 
 
+cdef long long fill_batch(BoardState** states, Py_ssize_t count, unsigned short* buf,
+                          long long* offsets) noexcept nogil:
+    # Legal moves of each state as public codes from * 90 + to, back to back in buf;
+    # offsets[i]..offsets[i + 1] delimit state i's moves.
+    cdef int moves[MAX_MOVES]
+    cdef int n, j
+    cdef Py_ssize_t i
+    cdef long long total = 0
+    offsets[0] = 0
+    for i in range(count):
+        n = generate_legal_moves(states[i], moves)
+        for j in range(n):
+            buf[total + j] = PUBLIC_OF[moves[j] & 255] * 90 + PUBLIC_OF[moves[j] >> 8]
+        total += n
+        offsets[i + 1] = total
+    return total
+
+
 def legal_moves_batch(list boards not None):
     """Legal moves of many positions at once, as two flat buffers, without Move objects.
 
@@ -1070,32 +1088,33 @@ def legal_moves_batch(list boards not None):
     from_square * 90 + to_square, and the moves of boards[i] are
     moves[offsets[i]:offsets[i + 1]]; offsets is a memoryview of int64 with
     len(boards) + 1 entries. Both can be wrapped by numpy.frombuffer without a copy.
+    Generation runs without the GIL.
     """
-    cdef Py_ssize_t count = len(boards), i, total = 0
-    cdef int moves[MAX_MOVES]
-    cdef int n, j
-    cdef Board board
+    cdef Py_ssize_t count = len(boards), i
+    cdef long long total = 0
     cdef unsigned short* buf
+    cdef BoardState** states
     cdef bytearray offset_bytes = bytearray(8 * (count + 1))
     cdef long long[::1] offsets = memoryview(offset_bytes).cast("q")
     for i in range(count):
         if not isinstance(boards[i], Board):
             raise TypeError(f"boards[{i}] is not a Board")
     buf = <unsigned short*>malloc(sizeof(unsigned short) * MAX_MOVES * (count + 1))
-    if buf == NULL:
+    states = <BoardState**>malloc(sizeof(BoardState*) * (count + 1))
+    if buf == NULL or states == NULL:
+        free(buf)
+        free(states)
         raise MemoryError()
     try:
-        offsets[0] = 0
+        # The list keeps every Board alive while the GIL is released.
         for i in range(count):
-            board = <Board>boards[i]
-            n = generate_legal_moves(&board.st, moves)
-            for j in range(n):
-                buf[total + j] = PUBLIC_OF[moves[j] & 255] * 90 + PUBLIC_OF[moves[j] >> 8]
-            total += n
-            offsets[i + 1] = total
+            states[i] = &(<Board>boards[i]).st
+        with nogil:
+            total = fill_batch(states, count, buf, &offsets[0])
         move_bytes = bytearray((<char*>buf)[:2 * total])
     finally:
         free(buf)
+        free(states)
     return memoryview(move_bytes).cast("H"), memoryview(offset_bytes).cast("q")
 
 
