@@ -30,6 +30,7 @@ setup(
     ext_modules=cythonize(
         extensions,
         annotate=bool(os.environ.get("XIANGQI_ANNOTATE")),
+        force=bool(os.environ.get("XIANGQI_ANNOTATE")),  # regenerate so the HTML is written
         compiler_directives={"language_level": "3"},
     )
 )
