@@ -57,7 +57,7 @@ PY
 
 echo "== python -m pytest -q -p no:cacheprovider $* (under ASan + UBSan)"
 status=0
-python -m pytest -q -p no:cacheprovider "$@" || status=$?
+python -m pytest -q -p no:cacheprovider --durations=10 "$@" || status=$?
 
 if compgen -G "$work/logs/*" >/dev/null; then
     echo "== sanitizer reports" >&2
