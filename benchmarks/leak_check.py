@@ -1,16 +1,20 @@
 """Leak check: a million generate_legal calls and a million push/pop pairs keep memory flat.
 
-Each workload runs a warm-up, then --ops operations split into checkpoints. At every checkpoint
-the script prints tracemalloc's current and peak traced size (Python allocations since the
-warm-up) and the resident set size from /proc/self/statm (ru_maxrss where there is no /proc).
-It exits 1 if, after warm-up, RSS grows by more than --max-rss-growth-mb or tracemalloc's
-current size grows by more than --max-traced-growth-kb in any workload.
+Workloads: generate_legal, push/pop pairs, Position(fen).fen(), is_legal/is_check/copy, and
+legal_moves_batch (counted in boards). Each runs a warm-up, then its operations in checkpoints;
+at every checkpoint the script prints tracemalloc's current and peak traced size (Python
+allocations since the warm-up) and the resident set size from /proc/self/statm (ru_maxrss
+where there is no /proc). It exits 1 if, after warm-up, RSS grows by more than
+--max-rss-growth-mb or tracemalloc's current size by more than --max-traced-growth-kb in any
+workload, or if the interned Move objects' reference counts drift.
 
     python benchmarks/leak_check.py                 # 1,000,000 ops per workload (about 1 min)
     python benchmarks/leak_check.py --ops 100000    # the shorter run of tests/test_leaks.py
 
-The core allocates no C memory per call, so a leak here would be Python objects (a missed
-decref in the Cython boundary, a list kept alive) and shows in both measures.
+A leak here would be Python objects (a missed decref in the Cython boundary, a list kept
+alive), which shows in both measures, or C buffers (legal_moves_batch mallocs), which shows in
+RSS. Last, the reference counts of the interned Move objects must not drift: an extra incref
+in legal_moves would leak nothing measurable but would be a bug.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ except ImportError:  # run from a checkout without installing
     import xiangqi
 
 from xiangqi import Position, generate_legal
+from xiangqi.move import MOVES
 
 FENS = (
     xiangqi.START_FEN,
@@ -73,6 +78,12 @@ def workloads() -> dict[str, Callable[[int], None]]:
             pos.push(move)
             pos.pop()
 
+    def batch(n: int) -> None:
+        # legal_moves_batch mallocs its buffers and frees them; n boards per call of 100.
+        for _ in range(max(n // 100, 1)):
+            moves, offsets = xiangqi.legal_moves_batch(positions * 20)
+            assert len(offsets) == 101
+
     def fen_text(n: int) -> None:
         for i in range(n):
             Position(FENS[i % len(FENS)]).fen()
@@ -91,11 +102,18 @@ def workloads() -> dict[str, Callable[[int], None]]:
         "push+pop": push_pop,
         "Position+fen": fen_text,
         "queries": queries,
+        "batch": batch,
     }
 
 
 #: Operations per workload, as a share of --ops (parsing FEN under tracemalloc is slow).
-SHARE = {"generate_legal": 1.0, "push+pop": 1.0, "Position+fen": 0.02, "queries": 0.2}
+SHARE = {
+    "generate_legal": 1.0,
+    "push+pop": 1.0,
+    "Position+fen": 0.02,
+    "queries": 0.2,
+    "batch": 1.0,
+}
 
 
 def run(ops: int, checkpoints: int, max_rss_growth: int, max_traced_growth: int) -> bool:
@@ -141,6 +159,21 @@ def run(ops: int, checkpoints: int, max_rss_growth: int, max_traced_growth: int)
     return ok
 
 
+def refcounts_flat(ops: int) -> bool:
+    """generate_legal hands out the interned Move objects with hand-made reference counting;
+    after many calls every Move's reference count must be back where it started."""
+    pos = Position()
+    before = [sys.getrefcount(move) for move in MOVES]
+    for _ in range(ops):
+        generate_legal(pos)
+    after = [sys.getrefcount(move) for move in MOVES]
+    changed = [
+        (str(MOVES[i]), before[i], after[i]) for i in range(len(MOVES)) if before[i] != after[i]
+    ]
+    print(f"Move refcounts after {ops} generate_legal calls: {len(changed)} changed {changed[:5]}")
+    return not changed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -157,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         int(args.max_rss_growth_mb * 2**20),
         int(args.max_traced_growth_kb * 1024),
     )
+    ok = refcounts_flat(min(args.ops, 100_000)) and ok
     print("memory flat" if ok else "memory grew: see the rows marked LEAK?")
     return 0 if ok else 1
 
