@@ -18,8 +18,8 @@ ValueError/TypeError/OverflowError from the raw core) may come out of the librar
 Invariants: push of a legal move then pop restores fen() and the legal list; an illegal push
 raises IllegalMoveError and changes nothing; is_legal agrees with generate_legal on every move
 from a square of the side to move, and rejects moves from other squares; the book's Check
-agrees with the fast check (legal_move_indices, is_check); perft(1) is the legal count; fen()
-round-trips through Position(); copy() is equal.
+agrees with the fast check (legal_move_indices, is_check); legal_moves_batch agrees; perft(1)
+is the legal count; fen() round-trips through Position(); copy() is equal.
 
 Run: scripts/fuzz.sh (see there), or by hand:
     python fuzz/fuzz_position.py fuzz/corpus fuzz/seeds -max_total_time=60
@@ -101,6 +101,9 @@ def check_position(pos: Position) -> None:
     assert sorted(board.legal_move_indices()) == indices, f"fresh load differs in {fen!r}"
     assert sorted(board.legal_move_indices(book=True)) == indices, f"book Check in {fen!r}"
     assert board.is_check() == board.is_check(book=True) == pos.is_check(), fen
+    batch, offsets = _core.legal_moves_batch([core, board])
+    assert list(offsets) == [0, len(indices), 2 * len(indices)], fen
+    assert sorted(batch[: len(indices)]) == indices == sorted(batch[len(indices) :]), fen
 
     # Text round trip and copies.
     again = Position(fen)

@@ -338,10 +338,9 @@ def test_illegal_push_raises_and_changes_nothing(fen: str, pairs: list[tuple[int
 
 EDGE_INTS = [2**31, -(2**31) - 1, 2**63, -(2**64), 10**30]
 ANY_INT = st.one_of(st.integers(-100, 200), st.integers(), st.sampled_from(EDGE_INTS))
-ANY_ARG = st.one_of(ANY_INT, st.booleans(), st.none(), st.floats(), st.text(max_size=3))
-# perft/divide (and load's side) take C ints, which Cython fills from a float by truncating it;
-# test_core_rejects_float_depth_and_side pins that separately.
-NON_FLOAT_ARG = st.one_of(ANY_INT, st.booleans(), st.none(), st.text(max_size=3), st.binary())
+ANY_ARG = st.one_of(
+    ANY_INT, st.booleans(), st.none(), st.floats(), st.text(max_size=3), st.binary(max_size=3)
+)
 CLEAN_ERRORS = (ValueError, TypeError, OverflowError)
 #: Mostly empty squares, all piece codes 1..14, and a few codes the core must refuse.
 CODE_BYTES = [0] * 6 + list(range(1, 15)) + [15, 128, 255]
@@ -362,10 +361,10 @@ def loaded_board(fen: str) -> _core.Board:
         st.lists(st.sampled_from(CODE_BYTES), min_size=90, max_size=90).map(bytes),
         st.sampled_from(VALID_FENS).map(lambda f: parse_fen(f).codes),
     ),
-    st.one_of(st.integers(-3, 3), ANY_INT),
+    st.one_of(st.integers(-3, 3), ANY_ARG),
     st.sampled_from([bytes, bytearray, memoryview]),
 )
-def test_core_load_accepts_or_raises_cleanly(codes: bytes, side: int, kind: type) -> None:
+def test_core_load_accepts_or_raises_cleanly(codes: bytes, side: object, kind: type) -> None:
     board = _core.Board()
     try:
         board.load(kind(codes), side)
@@ -373,7 +372,7 @@ def test_core_load_accepts_or_raises_cleanly(codes: bytes, side: int, kind: type
         assert str(exc)
         assert board.ply == 0
         return
-    assert len(codes) == 90 and side in (0, 1)
+    assert len(codes) == 90 and type(side) is int and side in (0, 1)
     assert board.codes() == codes
     assert board.side == side
     # A board that loaded is a legal position: everything on it must work and agree.
@@ -443,7 +442,7 @@ def test_core_square_methods_raise_cleanly(fen: str, a: object, b: object) -> No
 
 
 @DETERMINISTIC
-@given(st.sampled_from(VALID_FENS), NON_FLOAT_ARG)
+@given(st.sampled_from(VALID_FENS), ANY_ARG)
 def test_core_depth_methods_raise_cleanly(fen: str, depth: object) -> None:
     board = loaded_board(fen)
     if type(depth) is int and 0 <= depth <= 2:  # bool is refused like float
@@ -451,12 +450,42 @@ def test_core_depth_methods_raise_cleanly(fen: str, depth: object) -> None:
         if depth >= 1:
             assert sum(n for _, n in board.divide(depth)) == board.perft(depth)
         return
-    if type(depth) is int and depth > 2:
+    if type(depth) is int and 2 < depth <= 64:
         return  # valid but too slow to count here
     with pytest.raises(CLEAN_ERRORS):
         board.perft(depth)  # type: ignore[arg-type]
     with pytest.raises(CLEAN_ERRORS):
         board.divide(depth)  # type: ignore[arg-type]
+
+
+@DETERMINISTIC
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(range(len(VALID_FENS))),
+            st.sampled_from([None, 0, "board", 1.5]),
+        ),
+        max_size=40,
+    )
+)
+def test_core_legal_moves_batch_matches_each_board(items: list[object]) -> None:
+    boards = [loaded_board(VALID_FENS[x]) if type(x) is int else x for x in items]
+    if not all(isinstance(b, _core.Board) for b in boards):
+        with pytest.raises(TypeError):
+            _core.legal_moves_batch(boards)
+        return
+    moves, offsets = _core.legal_moves_batch(boards)
+    assert len(offsets) == len(boards) + 1 and offsets[0] == 0 and offsets[-1] == len(moves)
+    for i, board in enumerate(boards):
+        got = list(moves[offsets[i] : offsets[i + 1]])
+        assert sorted(got) == sorted(board.legal_move_indices()), board.codes()
+
+
+def test_core_legal_moves_batch_rejects_non_lists() -> None:
+    board = loaded_board(xiangqi.START_FEN)
+    for value in (None, (board,), board, "boards"):
+        with pytest.raises(TypeError):
+            _core.legal_moves_batch(value)  # type: ignore[arg-type]
 
 
 def test_core_rejects_float_depth_and_side() -> None:
