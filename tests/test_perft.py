@@ -72,6 +72,7 @@ def test_start_position_published_counts() -> None:
 def test_perft(fen: str, depth: int, nodes: int) -> None:
     pos = xiangqi.Position(fen)
     assert pos.perft(depth) == nodes
+    assert pos.perft(depth, bulk=False) == nodes  # every leaf made and unmade
     assert pos.fen() == xiangqi.Position(fen).fen()
 
 
