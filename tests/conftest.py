@@ -1,28 +1,72 @@
-"""Shared helpers: tiny FENs written by naming squares, and move-list comparison."""
+"""Shared helpers: FEN written independently of xiangqi.fen, the perft data file, and
+move-list comparison."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import xiangqi
 
 FILES = "abcdefghi"
+PERFT_DATA = Path(__file__).parent / "data" / "perft.txt"
 
 
-def make_fen(pieces: dict[str, str], side: str = "w") -> str:
-    """FEN of a board given as {"e0": "K", "d9": "k", ...}; written independently of fen.py."""
-    grid = [["" for _ in range(9)] for _ in range(10)]
-    for name, letter in pieces.items():
-        grid[int(name[1])][FILES.index(name[0])] = letter
+def board_field(letters: Mapping[int, str]) -> str:
+    """Board field of a FEN from {public square (file + 9 * rank): letter}."""
     rows = []
     for rank in range(9, -1, -1):
         row, empty = "", 0
-        for cell in grid[rank]:
-            if cell:
-                row += (str(empty) if empty else "") + cell
-                empty = 0
-            else:
+        for file in range(9):
+            letter = letters.get(file + 9 * rank)
+            if letter is None:
                 empty += 1
+            else:
+                row += (str(empty) if empty else "") + letter
+                empty = 0
         rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + f" {side} - - 0 1"
+    return "/".join(rows)
+
+
+def make_fen(pieces: dict[str, str], side: str = "w") -> str:
+    """FEN of a board given as {"e0": "K", "d9": "k", ...}."""
+    letters = {FILES.index(name[0]) + 9 * int(name[1]): letter for name, letter in pieces.items()}
+    return f"{board_field(letters)} {side} - - 0 1"
+
+
+@dataclass
+class PerftCase:
+    """A case of tests/data/perft.txt: depth -> nodes; depths in slow run only under -m slow."""
+
+    id: str
+    fen: str = ""
+    source: str = ""
+    counts: dict[int, int] = field(default_factory=dict)
+    slow: set[int] = field(default_factory=set)
+
+
+def load_perft_cases() -> list[PerftCase]:
+    """Parse tests/data/perft.txt (id/fen/source/perft/perft-slow lines, # comments)."""
+    cases: list[PerftCase] = []
+    for raw in PERFT_DATA.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, _, value = line.partition(":")
+        value = value.strip()
+        if key == "id":
+            cases.append(PerftCase(value))
+        elif key == "fen":
+            cases[-1].fen = value
+        elif key == "source":
+            cases[-1].source = value
+        elif key in ("perft", "perft-slow"):
+            depth, nodes = map(int, value.split())
+            cases[-1].counts[depth] = nodes
+            if key == "perft-slow":
+                cases[-1].slow.add(depth)
+    return cases
 
 
 def position(pieces: dict[str, str], side: str = "w") -> xiangqi.Position:

@@ -39,6 +39,8 @@ ff = pytest.importorskip(
     "pyffish", reason="pyffish (Fairy-Stockfish) not installed; pip install pyffish"
 )
 
+from conftest import load_perft_cases  # noqa: E402
+
 import xiangqi  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -83,49 +85,31 @@ def test_move_text_conversion() -> None:
 # ---------------------------------------------------------------- perft.txt
 
 
-def load_perft_cases() -> list[dict]:
-    cases: list[dict] = []
-    for raw in (HERE / "data" / "perft.txt").read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, _, value = line.partition(":")
-        value = value.strip()
-        if key == "id":
-            cases.append({"id": value, "counts": {}})
-        elif key in ("fen", "source"):
-            cases[-1][key] = value
-        elif key in ("perft", "perft-slow"):
-            depth, nodes = value.split()
-            cases[-1]["counts"][int(depth)] = int(nodes)
-    return cases
-
-
 PERFT_CASES = load_perft_cases()
-CASE_IDS = [c["id"] for c in PERFT_CASES]
+CASE_IDS = [c.id for c in PERFT_CASES]
 
 
 def test_perft_file_shape() -> None:
     assert len(PERFT_CASES) >= 14
     assert len(set(CASE_IDS)) == len(CASE_IDS)
     for case in PERFT_CASES:
-        assert case.get("fen") and case.get("source") and case["counts"], case["id"]
+        assert case.fen and case.source and case.counts, case.id
 
 
 @pytest.mark.parametrize("case", PERFT_CASES, ids=CASE_IDS)
 def test_perft_file_fen_is_legal_setup(case: dict) -> None:
     """Every FEN obeys the placement rules (checked by tests/fen_gen.py, not by
     our library) and pyffish accepts it."""
-    assert fen_gen.legality_problems(case["fen"]) == []
-    assert ff.validate_fen(case["fen"], VARIANT) == 1
+    assert fen_gen.legality_problems(case.fen) == []
+    assert ff.validate_fen(case.fen, VARIANT) == 1
 
 
 @pytest.mark.parametrize("case", PERFT_CASES, ids=CASE_IDS)
 def test_perft_file_shallow_counts_match_pyffish(case: dict) -> None:
     """perft 1 and 2 of the data file, recounted with Fairy-Stockfish."""
-    fen = case["fen"]
+    fen = case.fen
     root = ff.legal_moves(VARIANT, fen, [])
-    counts = case["counts"]
+    counts = case.counts
     if 1 in counts:
         assert counts[1] == len(root)
     if 2 in counts:
@@ -135,7 +119,7 @@ def test_perft_file_shallow_counts_match_pyffish(case: dict) -> None:
 @pytest.mark.parametrize("case", PERFT_CASES, ids=CASE_IDS)
 def test_divide_2_matches_pyffish(case: dict) -> None:
     """Our divide(2), move by move, against Fairy-Stockfish."""
-    fen = case["fen"]
+    fen = case.fen
     theirs = {
         ff_to_iccs(m): len(ff.legal_moves(VARIANT, fen, [m]))
         for m in ff.legal_moves(VARIANT, fen, [])
@@ -229,9 +213,9 @@ def test_capture_heavy_games_from_start() -> None:
 @pytest.mark.parametrize("case", PERFT_CASES, ids=CASE_IDS)
 def test_random_games_from_perft_positions(case: dict) -> None:
     """Two games per data-file position: one uniform, one preferring captures."""
-    seed = sum(map(ord, case["id"]))
-    n = run_games([case["fen"]], seed=seed, target=12 * SCALE, plies=24)
-    n += run_games([case["fen"]], seed=seed + 1, target=12 * SCALE, plies=24, capture_bias=0.8)
+    seed = sum(map(ord, case.id))
+    n = run_games([case.fen], seed=seed, target=12 * SCALE, plies=24)
+    n += run_games([case.fen], seed=seed + 1, target=12 * SCALE, plies=24, capture_bias=0.8)
     assert n >= 2  # mate/stalemate cases end at once; every other case gives ~24+
 
 

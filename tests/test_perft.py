@@ -6,51 +6,22 @@ with `-m slow`. Both the fast path and the book's reference path are checked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-
 import pytest
+from conftest import PerftCase, load_perft_cases
 
 import xiangqi
 
-DATA = Path(__file__).parent / "data" / "perft.txt"
-
-
-@dataclass
-class Case:
-    id: str
-    fen: str = ""
-    source: str = ""
-    counts: list[tuple[int, int, bool]] = field(default_factory=list)  # depth, nodes, slow
-
-
-def load_cases() -> list[Case]:
-    cases: list[Case] = []
-    for raw in DATA.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, _, value = line.partition(":")
-        value = value.strip()
-        if key == "id":
-            cases.append(Case(value))
-        elif key == "fen":
-            cases[-1].fen = value
-        elif key == "source":
-            cases[-1].source = value
-        elif key in ("perft", "perft-slow"):
-            depth, nodes = value.split()
-            cases[-1].counts.append((int(depth), int(nodes), key == "perft-slow"))
-    return cases
-
-
-CASES = load_cases()
+CASES = load_perft_cases()
 PARAMS = [
     pytest.param(
-        case.fen, depth, nodes, id=f"{case.id}-d{depth}", marks=[pytest.mark.slow] if slow else []
+        case.fen,
+        depth,
+        nodes,
+        id=f"{case.id}-d{depth}",
+        marks=[pytest.mark.slow] if depth in case.slow else [],
     )
     for case in CASES
-    for depth, nodes, slow in case.counts
+    for depth, nodes in case.counts.items()
 ]
 
 
@@ -77,14 +48,14 @@ def test_perft(fen: str, depth: int, nodes: int) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_book_path_equals_fast_path(case: Case) -> None:
+def test_book_path_equals_fast_path(case: PerftCase) -> None:
     pos = xiangqi.Position(case.fen)
     depth = 3 if len(pos.legal_moves()) < 60 else 2
     assert pos._board.perft(depth, book=True) == pos.perft(depth)
 
 
 @pytest.mark.parametrize("case", CASES[:4], ids=[c.id for c in CASES[:4]])
-def test_divide_sums_to_perft(case: Case) -> None:
+def test_divide_sums_to_perft(case: PerftCase) -> None:
     pos = xiangqi.Position(case.fen)
     split = pos.divide(2)
     assert set(split) == set(pos.legal_moves())

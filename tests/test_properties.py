@@ -18,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import board_field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -130,17 +131,7 @@ def mutated_fen(draw: st.DrawFn) -> str:
 
 def write_board(cells: list[str | None]) -> str:
     """Board field of a FEN from 90 cells (letter or None) by public square."""
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for cell in cells[9 * rank : 9 * rank + 9]:
-            if cell is None:
-                empty += 1
-            else:
-                row += (str(empty) if empty else "") + cell
-                empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows)
+    return board_field({sq: cell for sq, cell in enumerate(cells) if cell is not None})
 
 
 def read_board(fen: str) -> list[str | None]:

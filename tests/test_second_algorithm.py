@@ -18,6 +18,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from conftest import board_field
 
 import xiangqi
 from xiangqi import Move, Position, _core, generate_legal
@@ -56,19 +57,8 @@ def points(letter: str) -> list[int]:
 
 
 def write_fen(board: dict[int, str], side: str) -> str:
-    """FEN text of {public square: letter}, written here independently of xiangqi.fen."""
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for file in range(9):
-            letter = board.get(file + 9 * rank)
-            if letter is None:
-                empty += 1
-            else:
-                row += (str(empty) if empty else "") + letter
-                empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + f" {side} - - 0 1"
+    """FEN text of {public square: letter}, written independently of xiangqi.fen."""
+    return f"{board_field(board)} {side} - - 0 1"
 
 
 def random_setup(rng: random.Random) -> Position:
