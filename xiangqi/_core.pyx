@@ -587,17 +587,17 @@ cdef inline bint move_exposes(const BoardState* b, int k, int frm, int to) noexc
 # Legal moves and perft.
 # ---------------------------------------------------------------------------
 
-cdef inline void mark_threats(const BoardState* b, int k, bint checked,
-                              unsigned char* hot) noexcept nogil:
-    # hot[sq] = 1 on every square where a move of the side to move (king on k) starting
-    # or ending there could leave its king attacked: the king itself; the squares
-    # between the king and an enemy rook or king with at most one piece between them,
-    # or an enemy cannon with at most two (one move changes that count by at most
-    # one); the leg square of each enemy horse a jump away. In check, every square.
+cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) noexcept nogil:
+    # Is the side to move (king on k) in check? Found while marking hot[sq] = 1 on every
+    # square where a move starting or ending there could leave its king attacked: the
+    # king itself; the squares between the king and an enemy rook or king with at most
+    # one piece between them, or an enemy cannon with at most two (one move changes that
+    # count by at most one); the leg square of each enemy horse a jump away. In check,
+    # every square is hot.
     cdef int opp = 32 - 16 * b.side, slot, p, d, sq, between
-    if checked:
-        memset(hot, 1, 256)
-        return
+    cdef bint checked = (is_piece(b.squares[k - PAWN_STEPS[b.side ^ 1][2]], opp, 11, 5)
+                         or is_piece(b.squares[k - 1], opp, 11, 5)
+                         or is_piece(b.squares[k + 1], opp, 11, 5))
     memset(hot, 0, 256)
     hot[k] = 1
     for slot in range(11):
@@ -607,7 +607,10 @@ cdef inline void mark_threats(const BoardState* b, int k, bint checked,
         if slot == 5 or slot == 6:
             d = HORSE_ATTACK_LEG[p - k + 256]
             if d:
-                hot[k + d] = 1
+                if b.squares[k + d]:
+                    hot[k + d] = 1
+                else:
+                    checked = 1
         elif slot == 0 or slot >= 7:
             d = toward(k, p)
             if not d:
@@ -617,13 +620,18 @@ cdef inline void mark_threats(const BoardState* b, int k, bint checked,
             while sq != p:
                 between += b.squares[sq] != 0
                 sq += d
-            if between > (2 if slot >= 9 else 1):
+            if between == (1 if slot >= 9 else 0):
+                checked = 1
+            elif between > (2 if slot >= 9 else 1):
                 continue
             sq = k + d
             while sq != p:
                 hot[sq] = 1
                 sq += d
             hot[p] = 1
+    if checked:
+        memset(hot, 1, 256)
+    return checked
 
 
 cdef inline bint is_legal_pseudo(BoardState* b, int mv, int k, bint checked) noexcept nogil:
@@ -645,10 +653,9 @@ cdef int generate_legal_moves(BoardState* b, int* moves) noexcept nogil:
     """Fill moves with the legal moves of the side to move; return their number."""
     cdef int n = generate_pseudo(b, moves)
     cdef int k = b.piece_square[16 + 16 * b.side]
-    cdef bint checked = in_check(b, b.side)
     cdef unsigned char hot[256]
+    cdef bint checked = mark_threats(b, k, hot)
     cdef int i, kept = 0, mv
-    mark_threats(b, k, checked, hot)
     for i in range(n):
         mv = moves[i]
         if not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked):
@@ -662,10 +669,9 @@ cdef int count_legal_moves(BoardState* b) noexcept nogil:
     cdef int moves[MAX_MOVES]
     cdef int n = generate_pseudo(b, moves)
     cdef int k = b.piece_square[16 + 16 * b.side]
-    cdef bint checked = in_check(b, b.side)
     cdef unsigned char hot[256]
+    cdef bint checked = mark_threats(b, k, hot)
     cdef int i, count = 0, mv
-    mark_threats(b, k, checked, hot)
     for i in range(n):
         mv = moves[i]
         count += not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked)
