@@ -1,5 +1,8 @@
 """xiangqi: Xiangqi (Chinese chess) rules with a compiled core.
 
+Game records live in xiangqi.pgn, move notation in xiangqi.notation and pictures in
+xiangqi.svg (import them by name, as with python-chess's chess.pgn).
+
 Squares are public numbers 0..89 (file + 9 * rank; files a..i from Red's left,
 ranks 0..9 from Red's side), and moves are written in ICCS ("h2e2").
 """
@@ -9,7 +12,6 @@ from __future__ import annotations
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from .fen import START_FEN
 from .move import Move
-from .pgn import Game, IllegalPgnMoveError, InvalidPgnMoveError, read_game, read_games
 from .pieces import BLACK, RED, Color, Piece, PieceType
 from .position import Position, generate_legal, legal_moves_batch, perft
 from .squares import SQUARE_NAMES, parse_square, square, square_file, square_name, square_rank
@@ -26,9 +28,6 @@ __all__ = [
     "START_FEN",
     "STARTING_FEN",
     "Color",
-    "Game",
-    "IllegalPgnMoveError",
-    "InvalidPgnMoveError",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
@@ -42,8 +41,6 @@ __all__ = [
     "legal_moves_batch",
     "parse_square",
     "perft",
-    "read_game",
-    "read_games",
     "square",
     "square_file",
     "square_name",
