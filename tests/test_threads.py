@@ -1,37 +1,46 @@
-"""perft releases the GIL: Python code keeps running in another thread meanwhile.
+"""perft releases the GIL: another Python thread runs while it counts.
 
-Not a timing test: with the GIL held, the main thread could run at most a few
-bytecodes between the worker setting its flag and entering perft; with the GIL
-released it runs freely for the whole count.
+Not a timing test. With a 10 s switch interval the main thread never hands the
+GIL to the worker on its own during a 50 ms perft; the worker can only count
+while perft runs if perft releases the GIL.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
+import time
 
 import xiangqi
 
 
 def test_perft_lets_other_threads_run() -> None:
     pos = xiangqi.Position()
-    inside = threading.Event()
-    done = threading.Event()
-    result: list[int] = []
+    stop = threading.Event()
+    started = threading.Event()
+    ticks = [0]
 
-    def work() -> None:
-        inside.set()
-        result.append(pos.perft(4))
-        done.set()
+    def count() -> None:
+        started.set()
+        while not stop.is_set():
+            ticks[0] += 1
+            time.sleep(0)  # gives the GIL back at once, so the main thread is not held up
 
-    worker = threading.Thread(target=work)
-    worker.start()
-    inside.wait()
-    iterations = 0
-    while not done.is_set():
-        iterations += 1
-    worker.join()
-    assert result == [3_290_240]
-    assert iterations > 1000
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(10.0)
+    worker = threading.Thread(target=count)
+    try:
+        worker.start()
+        started.wait()
+        before = ticks[0]
+        nodes = pos.perft(4)
+        during = ticks[0] - before
+    finally:
+        stop.set()
+        worker.join()
+        sys.setswitchinterval(old)
+    assert nodes == 3_290_240
+    assert during > 10
 
 
 def test_two_threads_count_two_positions() -> None:
