@@ -127,3 +127,18 @@ def test_is_legal_agrees_with_generation_on_the_start_position() -> None:
         for b in range(90):
             if a != b:
                 assert pos.is_legal(xiangqi.Move(a, b)) == (xiangqi.Move(a, b) in legal)
+
+
+def test_pickle_keeps_position_and_move_stack() -> None:
+    import pickle
+
+    pos = xiangqi.Position()
+    for text in ("h2e2", "h9g7", "e2e6"):
+        pos.push_iccs(text)
+    clone = pickle.loads(pickle.dumps(pos))
+    assert clone == pos and clone.fen() == pos.fen()
+    assert clone.move_stack == pos.move_stack
+    clone.pop()
+    clone.pop()
+    clone.pop()
+    assert clone.fen() == xiangqi.START_FEN

@@ -6,7 +6,7 @@ xiangqi.squares. This is the only module that talks to xiangqi._core.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from . import _core
 from .errors import IllegalMoveError, InvalidFenError
@@ -210,6 +210,12 @@ class Position:
     def __copy__(self) -> Position:
         return self.copy()
 
+    def __reduce__(self) -> tuple[Callable[[str, list[str]], Position], tuple[str, list[str]]]:
+        """Pickle as the position before the pushed moves plus those moves (ICCS)."""
+        root = self.copy()
+        moves = [root.pop().iccs() for _ in range(len(root._stack))]
+        return _unpickle, (root.fen(), moves[::-1])
+
     def _key(self) -> tuple[bytes, int]:
         return self._board.codes(), self._board.side
 
@@ -267,6 +273,13 @@ class Position:
         from .svg import board
 
         return board(self, lastmove=self._stack[-1][0] if self._stack else None)
+
+
+def _unpickle(fen: str, moves: list[str]) -> Position:
+    pos = Position(fen)
+    for text in moves:
+        pos.push_iccs(text)
+    return pos
 
 
 def generate_legal(position: Position) -> list[Move]:
