@@ -654,8 +654,11 @@ cdef int generate_legal_moves(BoardState* b, int* moves) noexcept nogil:
     cdef int n = generate_pseudo(b, moves)
     cdef int k = b.piece_square[16 + 16 * b.side]
     cdef unsigned char hot[256]
-    cdef bint checked = mark_threats(b, k, hot)
+    cdef bint checked
     cdef int i, kept = 0, mv
+    if not k:
+        return 0    # no king: only an empty Board() that was never loaded
+    checked = mark_threats(b, k, hot)
     for i in range(n):
         mv = moves[i]
         if not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked):
@@ -670,8 +673,11 @@ cdef int count_legal_moves(BoardState* b) noexcept nogil:
     cdef int n = generate_pseudo(b, moves)
     cdef int k = b.piece_square[16 + 16 * b.side]
     cdef unsigned char hot[256]
-    cdef bint checked = mark_threats(b, k, hot)
+    cdef bint checked
     cdef int i, count = 0, mv
+    if not k:
+        return 0    # no king: only an empty Board() that was never loaded
+    checked = mark_threats(b, k, hot)
     for i in range(n):
         mv = moves[i]
         count += not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked)
