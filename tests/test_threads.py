@@ -56,3 +56,53 @@ def test_two_threads_count_two_positions() -> None:
     for t in threads:
         t.join()
     assert out == {0: 79_666, 1: 43_929}  # Chess Programming Wiki perft(3) of both
+
+
+def test_perft_while_another_thread_pushes_and_pops() -> None:
+    # perft counts on its own copy of the board: pushes and pops from another thread
+    # during the count can neither corrupt it nor crash the interpreter.
+    pos = xiangqi.Position()
+    board = pos._board
+    stop = threading.Event()
+
+    def churn() -> None:
+        while not stop.is_set():
+            board.push(7 + 9 * 2, 4 + 9 * 2)  # h2e2
+            board.pop()
+
+    worker = threading.Thread(target=churn)
+    worker.start()
+    try:
+        counts = {board.perft(3) for _ in range(30)}
+        splits = {sum(n for _, n in board.divide(2)) for _ in range(30)}
+    finally:
+        stop.set()
+        worker.join()
+    # Each count is of a whole position, the start or the one after h2e2: the property
+    # here is consistency (the counts' correctness is tests/test_perft.py's business).
+    start = xiangqi.Position()
+    after = xiangqi.Position()
+    after.push_iccs("h2e2")
+    assert counts <= {start.perft(3), after.perft(3)}
+    assert splits <= {start.perft(2), after.perft(2)}
+    assert pos.fen() == xiangqi.START_FEN
+
+
+def test_batch_while_another_thread_clears_the_list() -> None:
+    boards = [xiangqi.Position()._board for _ in range(5000)]
+    stop = threading.Event()
+
+    def clear() -> None:
+        while not stop.is_set():
+            boards.clear()
+            boards.extend(xiangqi.Position()._board for _ in range(100))
+
+    worker = threading.Thread(target=clear)
+    worker.start()
+    try:
+        for _ in range(20):
+            moves, offsets = xiangqi._core.legal_moves_batch(boards)
+            assert len(moves) == 44 * (len(offsets) - 1)
+    finally:
+        stop.set()
+        worker.join()

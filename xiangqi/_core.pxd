@@ -26,6 +26,7 @@
 cdef enum:
     MAX_MOVES = 128     # pseudo-legal moves of one position never exceed 119
     MAX_DEPTH = 64      # deepest perft the boundary accepts (bounds the C stack)
+    BATCH_CHUNK = 4096  # boards copied per GIL release in legal_moves_batch
     KING = 0
     ADVISOR = 1
     ELEPHANT = 2

@@ -1047,15 +1047,16 @@ cdef class Board:
         """
         cdef long long n
         cdef int plies = check_int(depth, "depth", 0, MAX_DEPTH)
-        if book:
-            with nogil:
-                n = perft_book(&self.st, plies)
-        elif bulk:
-            with nogil:
-                n = perft_nodes(&self.st, plies)
-        else:
-            with nogil:
-                n = perft_full(&self.st, plies)
+        # Count on a copy taken with the GIL held: another thread may push or pop on
+        # this Board while the count runs without the GIL.
+        cdef BoardState st = self.st
+        with nogil:
+            if book:
+                n = perft_book(&st, plies)
+            elif bulk:
+                n = perft_nodes(&st, plies)
+            else:
+                n = perft_full(&st, plies)
         return n
 
     def divide(self, object depth):
@@ -1064,32 +1065,32 @@ cdef class Board:
         cdef int n, i, cap
         cdef long long count
         cdef int plies = check_int(depth, "depth", 1, MAX_DEPTH)
-        n = generate_legal_moves(&self.st, moves)
+        cdef BoardState st = self.st    # a private copy, as in perft()
+        n = generate_legal_moves(&st, moves)
         out = []
         for i in range(n):
-            cap = make_move(&self.st, moves[i])
+            cap = make_move(&st, moves[i])
             with nogil:
-                count = perft_nodes(&self.st, plies - 1)
-            unmake_move(&self.st, moves[i], cap)
+                count = perft_nodes(&st, plies - 1)
+            unmake_move(&st, moves[i], cap)
             out.append((PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8], count))
         return out
 
 
-cdef long long fill_batch(BoardState** states, Py_ssize_t count, unsigned short* buf,
+cdef long long fill_batch(BoardState* states, Py_ssize_t count, unsigned short* buf,
                           long long* offsets) noexcept nogil:
     # Legal moves of each state as public codes from * 90 + to, back to back in buf;
-    # offsets[i]..offsets[i + 1] delimit state i's moves.
+    # offsets[i]..offsets[i + 1] delimit state i's moves. Returns how many were written.
     cdef int moves[MAX_MOVES]
     cdef int n, j
     cdef Py_ssize_t i
     cdef long long total = 0
-    offsets[0] = 0
     for i in range(count):
-        n = generate_legal_moves(states[i], moves)
+        n = generate_legal_moves(&states[i], moves)
         for j in range(n):
             buf[total + j] = PUBLIC_OF[moves[j] & 255] * 90 + PUBLIC_OF[moves[j] >> 8]
         total += n
-        offsets[i + 1] = total
+        offsets[i + 1] = offsets[i] + n
     return total
 
 
@@ -1100,29 +1101,33 @@ def legal_moves_batch(list boards not None):
     from_square * 90 + to_square, and the moves of boards[i] are
     moves[offsets[i]:offsets[i + 1]]; offsets is a memoryview of int64 with
     len(boards) + 1 entries. Both can be wrapped by numpy.frombuffer without a copy.
-    Generation runs without the GIL.
+    Generation runs without the GIL, on copies of the boards taken with it held,
+    BATCH_CHUNK boards at a time.
     """
-    cdef Py_ssize_t count = len(boards), i
+    cdef tuple held = tuple(boards)     # the caller's list may change meanwhile
+    cdef Py_ssize_t count = len(held), i, first, size
     cdef long long total = 0
     cdef unsigned short* buf
-    cdef BoardState** states
+    cdef BoardState* states
     cdef bytearray offset_bytes = bytearray(8 * (count + 1))
     cdef long long[::1] offsets = memoryview(offset_bytes).cast("q")
     for i in range(count):
-        if not isinstance(boards[i], Board):
+        if not isinstance(held[i], Board):
             raise TypeError(f"boards[{i}] is not a Board")
     buf = <unsigned short*>malloc(sizeof(unsigned short) * MAX_MOVES * (count + 1))
-    states = <BoardState**>malloc(sizeof(BoardState*) * (count + 1))
+    states = <BoardState*>malloc(sizeof(BoardState) * BATCH_CHUNK)
     if buf == NULL or states == NULL:
         free(buf)
         free(states)
         raise MemoryError()
     try:
-        # The list keeps every Board alive while the GIL is released.
-        for i in range(count):
-            states[i] = &(<Board>boards[i]).st
-        with nogil:
-            total = fill_batch(states, count, buf, &offsets[0])
+        offsets[0] = 0
+        for first in range(0, count, BATCH_CHUNK):
+            size = min(BATCH_CHUNK, count - first)
+            for i in range(size):
+                states[i] = (<Board>held[first + i]).st
+            with nogil:
+                total += fill_batch(states, size, buf + total, &offsets[first])
         move_bytes = bytearray((<char*>buf)[:2 * total])
     finally:
         free(buf)
