@@ -411,8 +411,8 @@ def test_core_load_rejects_odd_buffers() -> None:
 def test_core_square_methods_raise_cleanly(fen: str, a: object, b: object) -> None:
     board = loaded_board(fen)
     codes, side = board.codes(), board.side
-    valid_a = type(a) in (int, bool) and 0 <= a < 90  # type: ignore[operator]
-    valid_b = type(b) in (int, bool) and 0 <= b < 90  # type: ignore[operator]
+    valid_a = type(a) is int and 0 <= a < 90  # bools are refused, as by Move
+    valid_b = type(b) is int and 0 <= b < 90
     calls = [
         ("piece_at", lambda: board.piece_at(a), valid_a),
         ("is_legal", lambda: board.is_legal(a, b), valid_a and valid_b),

@@ -822,11 +822,8 @@ cdef inline int check_int(object value, str name, int low, int high) except -1:
 
 
 cdef inline int check_square(object square) except -1:
-    if not isinstance(square, int):
-        raise TypeError(f"square must be an int, got {type(square).__name__}")
-    if not 0 <= square < 90:
-        raise ValueError(f"square must be in 0..89, got {square}")
-    return square
+    # A public square 0..89; like Move, the boundary refuses bools and floats.
+    return check_int(square, "square", 0, 89)
 
 
 cdef void clear_board(BoardState* b) noexcept nogil:
