@@ -89,11 +89,16 @@ _DIAGONAL = frozenset((A, E, H))
 
 # -- ICCS -------------------------------------------------------------------------------------
 
+# re.ASCII: without it, IGNORECASE lets Unicode lookalikes match ("ı" and "İ" as "i").
 _ICCS_RE = {
-    "iccs": re.compile(r"([a-i])([0-9])([a-i])([0-9])", re.IGNORECASE),
-    "ranks1": re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])", re.IGNORECASE),
-    "dashed": re.compile(r"([a-i])([0-9])-([a-i])([0-9])", re.IGNORECASE),
+    "iccs": re.compile(r"([a-i])([0-9])([a-i])([0-9])", re.IGNORECASE | re.ASCII),
+    "ranks1": re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])", re.IGNORECASE | re.ASCII),
+    "dashed": re.compile(r"([a-i])([0-9])-([a-i])([0-9])", re.IGNORECASE | re.ASCII),
 }
+#: Full-width ASCII forms (U+FF01..U+FF5E, as in "Ｃ２＝５") and the ideographic space, read as
+#: their ASCII characters. Nothing else is folded: other lookalikes stay unreadable.
+_FULLWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+_FULLWIDTH[0x3000] = 0x20
 _ICCS_EXAMPLE = {"iccs": "h2e2", "ranks1": "h3e3", "dashed": "H2-E2"}
 
 
@@ -120,23 +125,23 @@ def parse_iccs(pos: Position, text: str, style: IccsStyle | None = None) -> Move
         style = "dashed" if "-" in text else "iccs"
     if style not in _ICCS_RE:
         raise ValueError(f"ICCS style must be 'iccs', 'ranks1' or 'dashed', got {style!r}")
-    match = _ICCS_RE[style].fullmatch(text.strip())
+    match = _ICCS_RE[style].fullmatch(text.translate(_FULLWIDTH).strip())
     if match is None:
         raise InvalidMoveError(
-            f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {text!r}"
+            f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {_quote(text)}"
         )
     low = 1 if style == "ranks1" else 0
     ff, fr, tf, tr = match.groups()
     frm = FILE_NAMES.index(ff.lower()) + 9 * (int(fr) - low)
     to = FILE_NAMES.index(tf.lower()) + 9 * (int(tr) - low)
     if frm == to:
-        raise InvalidMoveError(f"a move must change squares, got {text!r}")
+        raise InvalidMoveError(f"a move must change squares, got {_quote(text)}")
     move = Move(frm, to)
     if not pos.is_legal(move):
         try:
             pos.parse_iccs(move.iccs())  # raises with the core's reason
         except IllegalMoveError as exc:
-            raise IllegalMoveError(f"{exc} (read from {text!r})") from None
+            raise IllegalMoveError(f"{exc} (read from {_quote(text)})") from None
     return move
 
 
@@ -338,22 +343,28 @@ def _find(pos: Position, wanted: _Wanted, text: str, notation: str) -> Move:
     else:
         names = "/".join(k.name.lower() for k in wanted.kinds)
         why = f"no {side} {names} that it names has a legal move"
-    raise IllegalMoveError(f"{notation} move {text!r}: {why} in {pos.fen()!r}")
+    raise IllegalMoveError(f"{notation} move {_quote(text)}: {why} in {pos.fen()!r}")
 
 
 _WXF_DIRECTIONS = {"+": "+", "-": "-", ".": ".", "=": "."}
 
 
 def _parse_wxf_text(text: str) -> _Wanted:
-    s = "".join(text.split()).upper()
+    s = "".join(text.translate(_FULLWIDTH).split())
     bad = InvalidMoveError(
         f"expected WXF move text of 4 characters such as 'C2.5', 'H8+7', 'R+.3' or '++.4', "
-        f"got {text!r}"
+        f"got {_quote(text)}"
     )
+    if not s.isascii():  # upper() would turn "ſ" into "S" and "ı" into "I"
+        raise bad
+    s = s.upper()
     if len(s) != 4 or s[2] not in _WXF_DIRECTIONS or s[3] not in "123456789":
         raise bad
     c0, c1 = s[0], s[1]
-    if c0 in _WXF_READ:
+    if c0 in "+-" and c1 in _WXF_READ:  # "+R+6", "-C.1": the marker before the letter
+        kinds = _WXF_READ[c1]
+        how, a = ("wxf+" if c0 == "+" else "wxf-"), 0
+    elif c0 in _WXF_READ:
         kinds = _WXF_READ[c0]
         if c1 in "123456789":
             how, a = "file", int(c1)
@@ -436,7 +447,7 @@ def _parse_chinese_text(text: str) -> _Wanted:
     s = "".join(text.split())
     bad = InvalidMoveError(
         f"expected Chinese move text such as '炮二平五', '马8进7', '前炮退二' or '前兵九平八', "
-        f"got {text!r}"
+        f"got {_quote(text)}"
     )
     kinds: list[str] = []
     for ch in s:
@@ -476,6 +487,11 @@ def parse_chinese(pos: Position, text: str) -> Move:
     """The legal move that Chinese text names in pos (see the module docstring for the forms)."""
     _check_str(text, "Chinese")
     return _find(pos, _parse_chinese_text(text), text, "Chinese")
+
+
+def _quote(text: str) -> str:
+    """A bounded repr of input for error messages."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text)} characters)"
 
 
 def _check_str(text: object, notation: str) -> None:
