@@ -521,7 +521,8 @@ class Game(GameNode):
         lines = [f'[{name} "{_escape_tag(tags[name])}"]' for name in names]
         lines.append("")
         tokens = _movetext(self, fmt)
-        tokens.append(self.result)
+        # The terminator is always a result marker, whatever text the Result tag holds.
+        tokens.append(self.result if self.result in RESULTS else "*")
         lines += _wrap(tokens, width)
         return "\n".join(lines) + "\n"
 
