@@ -674,7 +674,18 @@ def _movetext(game: Game, fmt: PgnFormat) -> list[str]:
             assert isinstance(main_child, ChildNode)
             push(main_child.move)
             stack.append(("line", main_child))
-    return tokens
+    # "(" sticks to the token after it and ")" to the token before, as python-chess writes.
+    out: list[str] = []
+    glue = False
+    for token in tokens:
+        if token == ")" and out:
+            out[-1] += token
+        elif glue:
+            out[-1] += token
+        else:
+            out.append(token)
+        glue = token == "("
+    return out
 
 
 def _wrap(tokens: list[str], width: int) -> list[str]:
@@ -935,6 +946,9 @@ class _GameReader:
     def feed(self, line: str) -> str | None:
         """Read one line of move text; return the text after a result marker (game over)."""
         i, n = 0, len(line)
+        if self.in_comment and not line:
+            self.comment_parts.append("\n")
+            return None
         while i < n:
             if self.in_comment:
                 j = _comment_end(line, i)
