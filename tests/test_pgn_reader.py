@@ -250,7 +250,7 @@ def test_wrong_types_are_type_errors() -> None:
 def test_lookalikes_are_not_read_as_ascii(text: str) -> None:
     pos = Position()
     with pytest.raises(InvalidMoveError):
-        parse_wxf(pos, text) if not text[0] in "ıİi" else parse_iccs(pos, text)
+        parse_wxf(pos, text) if text[0] not in "ıİi" else parse_iccs(pos, text)
     game = read_game(f"1. {text} *")
     assert game is not None and game.moves == []
     assert isinstance(game.errors[0], (InvalidPgnMoveError, IllegalPgnMoveError))
