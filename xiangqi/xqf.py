@@ -106,9 +106,8 @@ def _bytes_of(source: object) -> bytes:
         return data
     if isinstance(source, str):
         raise TypeError("read_xqf() takes bytes, a path (os.PathLike) or a binary file, not str")
-    raise TypeError(
-        f"read_xqf() takes bytes, a path (os.PathLike) or a binary file, got {type(source).__name__}"
-    )
+    kind = type(source).__name__
+    raise TypeError(f"read_xqf() takes bytes, a path (os.PathLike) or a binary file, got {kind}")
 
 
 def _pascal(data: bytes, offset: int, size: int) -> str:
