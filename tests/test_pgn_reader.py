@@ -92,10 +92,7 @@ def test_full_width_chinese_digits_and_glued_moves() -> None:
 
 
 def test_bare_move_number_before_the_next_games_tags() -> None:
-    text = (
-        '[Event "one"]\n\n1. h2e2 h9g7 2.\n'
-        '[Event "two"]\n[Red "B"]\n\n1. C2.5 *\n'
-    )
+    text = '[Event "one"]\n\n1. h2e2 h9g7 2.\n[Event "two"]\n[Red "B"]\n\n1. C2.5 *\n'
     one, two = read_games(text)
     assert one.moves == iccs_list("h2e2 h9g7") and one.errors == []
     assert two.tags["Event"] == "two" and two.tags["Red"] == "B"

@@ -141,9 +141,7 @@ def test_deep_tree_is_written_without_recursion() -> None:
 
 # -- round trip property --------------------------------------------------------------------------
 
-comments = st.text(
-    alphabet=st.sampled_from(list("ab {}\\[]\n\r;()$%\"*1-0 象棋")), max_size=12
-)
+comments = st.text(alphabet=st.sampled_from(list('ab {}\\[]\n\r;()$%"*1-0 象棋')), max_size=12)
 
 
 @st.composite

@@ -64,8 +64,14 @@ def encode(
     head[16:48] = bytes(stored)
     head[50] = 1 if pos.turn == 1 else 0
     head[51] = RESULT_CODES.get(game.result, 0)
-    for offset, size, name in ((80, 64, "Title"), (208, 64, "Event"), (272, 16, "Date"),
-                               (288, 16, "Site"), (304, 16, "Red"), (320, 16, "Black")):
+    for offset, size, name in (
+        (80, 64, "Title"),
+        (208, 64, "Event"),
+        (272, 16, "Date"),
+        (288, 16, "Site"),
+        (304, 16, "Red"),
+        (320, 16, "Black"),
+    ):
         raw = game.tags.get(name, "").encode("gbk")[: size - 1]
         head[offset] = len(raw)
         head[offset + 1 : offset + 1 + len(raw)] = raw
@@ -89,8 +95,13 @@ def encode(
 
     def emit(siblings: list[ChildNode], i: int) -> None:
         node = siblings[i]
-        record(_byte(node.move.from_square), _byte(node.move.to_square),
-               bool(node.variations), i + 1 < len(siblings), node.comment)
+        record(
+            _byte(node.move.from_square),
+            _byte(node.move.to_square),
+            bool(node.variations),
+            i + 1 < len(siblings),
+            node.comment,
+        )
         if node.variations:
             emit(node.variations, 0)
         if i + 1 < len(siblings):
