@@ -288,11 +288,32 @@ def _shuffle_text(plies: int) -> str:
     return '[Event "long"]\n\n' + "\n".join(cycle[i % 4] for i in range(plies)) + "\n*\n"
 
 
-def test_read_game_is_linear_in_lines() -> None:
-    small, large = _shuffle_text(1500), _shuffle_text(3000)
-    assert len(read_game(large).moves) == 3000  # type: ignore[union-attr]
-    ratio = _best_time(lambda: read_game(large)) / _best_time(lambda: read_game(small))
-    assert ratio < 3.2, ratio  # linear gives about 2, quadratic about 4
+def test_read_game_scans_each_character_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The old reader re-scanned the move text so far after every line (quadratic). Count the
+    # characters the tokenizer is given: linear means at most the length of the text.
+    import xiangqi.pgn as pgn
+
+    scanned = 0
+    real = pgn._TOKEN
+
+    class Counting:
+        def finditer(self, text: str) -> object:
+            nonlocal scanned
+            scanned += len(text)
+            return real.finditer(text)
+
+    monkeypatch.setattr(pgn, "_TOKEN", Counting())
+    text = _shuffle_text(5000)
+    game = read_game(text)
+    assert game is not None and len(game.moves) == 5000
+    assert scanned <= len(text)
+
+
+def test_read_game_time_grows_linearly() -> None:
+    small, large = _shuffle_text(1000), _shuffle_text(4000)
+    assert len(read_game(large).moves) == 4000  # type: ignore[union-attr]
+    ratio = _best_time(lambda: read_game(large), 5) / _best_time(lambda: read_game(small), 5)
+    assert ratio < 10, ratio  # linear gives about 4, quadratic about 16
 
 
 def test_add_move_is_linear() -> None:
