@@ -255,6 +255,7 @@ def test_lookalikes_are_not_read_as_ascii(text: str) -> None:
 
 def test_fullwidth_traverse_is_read() -> None:
     assert parse_wxf(Position(), "Ｃ２．５") == Move.from_iccs("h2e2")
+    assert parse_iccs(Position(), "Ｈ２－Ｅ２") == parse_iccs(Position(), "ｈ２ｅ２")
     with pytest.raises(IllegalMoveError):
         parse_wxf(Position(), "Ｃ２＋９")
 

@@ -121,11 +121,12 @@ def parse_iccs(pos: Position, text: str, style: IccsStyle | None = None) -> Move
     "ranks1" must be asked for, since "h3e3" is valid in both rank numberings.
     """
     _check_str(text, "ICCS")
+    ascii_text = text.translate(_FULLWIDTH).strip()
     if style is None:
-        style = "dashed" if "-" in text else "iccs"
+        style = "dashed" if "-" in ascii_text else "iccs"
     if style not in _ICCS_RE:
         raise ValueError(f"ICCS style must be 'iccs', 'ranks1' or 'dashed', got {style!r}")
-    match = _ICCS_RE[style].fullmatch(text.translate(_FULLWIDTH).strip())
+    match = _ICCS_RE[style].fullmatch(ascii_text)
     if match is None:
         raise InvalidMoveError(
             f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {_quote(text)}"
