@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xiangqi import IllegalMoveError, Move, Position
-from xiangqi.pgn import ChildNode, Game, GameNode, read_game
+from xiangqi.pgn import ChildNode, Game, GameNode, read_game, read_games
 
 M = Move.from_iccs
 
@@ -180,3 +180,20 @@ def test_write_read_write_is_identity(game: Game, fmt: str, width: int) -> None:
     assert {k: v for k, v in again.tags.items() if k != "Format"} == {
         k: v for k, v in game.tags.items() if k != "Format"
     }
+
+
+pgn_pieces = st.sampled_from(
+    list('[]"\\{}();$!?*.-=+ \n\r\t1234567890abcdehiCHRPKAE')
+    + ["1-0", "0-1", "1/2-1/2", '[Event "x"]\n', "h2e2", "h9g7", "C2.5", "炮二平五", "马８进７"]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(pgn_pieces, max_size=40).map("".join))
+def test_any_text_reads_and_what_is_read_round_trips(text: str) -> None:
+    for game in read_games(text):
+        assert all(isinstance(e, ValueError) for e in game.errors)
+        written = game.to_pgn()
+        again = read_game(written)
+        assert again is not None and again.errors == [] and again.moves == game.moves
+        assert again.to_pgn() == written
