@@ -2,7 +2,7 @@
 
     python benchmarks/pgn_rates.py [--games 10000] [--plies 100000]
 
-- read_games on a file of N games (the 77 master games of tests/data/games/wukong, repeated),
+- read_games on a file of N games (the 100 master games of tests/data/games/wukong, repeated),
   streamed from disk in each notation: games/s, plies/s, and the peak of traced memory
   (tracemalloc) against the file size, which shows that one game at a time is held;
 - read_game of one game of P plies written one move per line, and Game.add_move of P plies,

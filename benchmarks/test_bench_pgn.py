@@ -1,4 +1,4 @@
-"""Game-record rates: reading the 77 master games in each notation, add_move, writing.
+"""Game-record rates: reading the 100 master games in each notation, add_move, writing.
 
 Bigger inputs (a 10,000-game file, a 100,000-ply game, a megabyte of junk) and memory are
 measured by benchmarks/pgn_rates.py.
@@ -22,7 +22,7 @@ CYCLE = [Move.from_iccs(m) for m in ("b0c2", "b9c7", "c2b0", "c7b9")]
 def test_read_master_games(benchmark: Any, record_rate: Any, notation: str) -> None:
     text = (WUKONG / f"wukong_{notation}.pgn").read_text(encoding="utf-8")
     games = benchmark(lambda: list(read_games(text)))
-    assert len(games) == 77 and all(not g.errors for g in games)
+    assert len(games) == 100 and all(not g.errors for g in games)
     plies = sum(len(g.moves) for g in games)
     record_rate(benchmark, "games", len(games), plies_per_call=plies)
 

@@ -27,7 +27,7 @@ def source_games() -> list[tuple[str, list[Move]]]:
 def test_wukong_collection_reads_cleanly(notation: str) -> None:
     games = list(read_games(WUKONG / f"wukong_{notation}.pgn"))
     source = source_games()
-    assert len(games) == len(source) == 77
+    assert len(games) == len(source) == 100
     for game, (red, moves) in zip(games, source):
         assert game.errors == [] and game.unread == [], game.errors
         assert game.tags["Red"] == red
@@ -63,4 +63,17 @@ def test_chinese_writer_agrees_with_a_transliteration_of_fairy_stockfish_wxf() -
                 assert ours == want, (pos.fen(), move, word)
                 compared += 1
             pos.push(move)
-    assert compared > 7000
+    assert compared > 9000
+
+
+def test_the_source_game_with_an_impossible_move_is_reported() -> None:
+    # Game 89 of the source has "c6i6" at ply 53 with no piece on c6 (its rook went to d6 at
+    # ply 47); the collection leaves it out, and reading it gives the error with its ply.
+    number, event, red, black, moves = (
+        (WUKONG / "games_uci_rejected.txt").read_text(encoding="utf-8").strip().split("|")
+    )
+    text = f'[Event "{event}"]\n[Red "{red}"]\n\n{moves} *\n'
+    (game,) = read_games(text)
+    assert number == "89" and len(game.moves) == 52
+    (error,) = game.errors
+    assert error.ply == 53 and error.text == "c6i6" and "no piece on c6" in str(error)
