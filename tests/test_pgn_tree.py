@@ -77,6 +77,18 @@ def test_tree_editing() -> None:
     assert isinstance(game, GameNode) and game.ply() == 0
 
 
+def test_from_board_and_headers() -> None:
+    pos = Position("4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 7")
+    pos.push(M("e9f9"))
+    pos.push(M("d0d1"))
+    game = Game.from_board(pos)
+    assert game.fen == "4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 7"
+    assert game.moves == [M("e9f9"), M("d0d1")] and game.end() == pos
+    assert game.headers is game.tags
+    with pytest.raises(TypeError):
+        Game.from_board("4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 7")  # type: ignore[arg-type]
+
+
 def test_add_move_after_editing_still_appends_to_the_main_line() -> None:
     game = Game()
     game.add_move(M("h2e2"))

@@ -443,6 +443,25 @@ class Game(GameNode):
         self.errors: list[PgnError] = []
         self.unread: list[str] = []
 
+    @classmethod
+    def from_board(cls, pos: Position) -> Game:
+        """A Game of a Position's moves, from the position before the first of them."""
+        if not isinstance(pos, Position):
+            raise TypeError(f"from_board() takes a Position, got {type(pos).__name__}")
+        start = pos.copy()
+        moves = start.move_stack
+        while start.move_stack:
+            start.pop()
+        game = cls(fen=start.fen())
+        for move in moves:
+            game.add_move(move)
+        return game
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The tags (python-chess's name for them); the same dict as ``tags``."""
+        return self.tags
+
     @property
     def fen(self) -> str:
         """FEN of the start position (the FEN tag, or the usual start)."""
