@@ -89,6 +89,28 @@ def test_from_board_and_headers() -> None:
         Game.from_board("4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 7")  # type: ignore[arg-type]
 
 
+def test_long_games_pickle_and_deepcopy_without_recursion() -> None:
+    import copy
+    import pickle
+
+    cycle = [M("b0c2"), M("b9c7"), M("c2b0"), M("c7b9")]
+    game = Game()
+    for i in range(3000):  # deeper than the recursion limit
+        game.add_move(cycle[i % 4], comment="c" if i % 500 == 0 else None)
+    second = game.variations[0].variations[0]
+    alt = second.add_variation(M("h0g2"), comment="alt", nags=[3])
+    bad = read_game("1. h2e2 h2e2 *")
+    assert bad is not None and bad.errors
+    for original in (game, bad):
+        for again in (pickle.loads(pickle.dumps(original)), copy.deepcopy(original)):
+            assert again.to_pgn() == original.to_pgn()
+            assert [str(e) for e in again.errors] == [str(e) for e in original.errors]
+            assert [e.ply for e in again.errors] == [e.ply for e in original.errors]
+    node = pickle.loads(pickle.dumps(alt))
+    assert isinstance(node, ChildNode) and node.comment == "alt" and node.nags == {3}
+    assert node.ply() == 3 and node.game().moves == game.moves
+
+
 def test_add_move_after_editing_still_appends_to_the_main_line() -> None:
     game = Game()
     game.add_move(M("h2e2"))

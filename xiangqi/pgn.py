@@ -133,6 +133,9 @@ class IllegalPgnMoveError(IllegalMoveError, _PgnErrorMixin):
         self.text = text  #: the move text as written
         self.game_number = game_number  #: 1 for the first game read from a source
 
+    def __reduce__(self) -> tuple[type, tuple[str, int, str, int]]:
+        return type(self), (str(self), self.ply, self.text, self.game_number)
+
 
 class InvalidPgnMoveError(InvalidMoveError, _PgnErrorMixin):
     """A move of a game record whose text is not a move in any notation read."""
@@ -143,6 +146,9 @@ class InvalidPgnMoveError(InvalidMoveError, _PgnErrorMixin):
         self.text = text  #: the move text as written
         self.game_number = game_number  #: 1 for the first game read from a source
 
+    def __reduce__(self) -> tuple[type, tuple[str, int, str, int]]:
+        return type(self), (str(self), self.ply, self.text, self.game_number)
+
 
 class PgnSyntaxError(XiangqiError, _PgnErrorMixin):
     """Game record text the reader skipped: a malformed tag, a stray character, an open comment."""
@@ -152,6 +158,9 @@ class PgnSyntaxError(XiangqiError, _PgnErrorMixin):
         self.ply = ply  #: moves read before the problem (0 in the tags)
         self.text = text  #: the text skipped (bounded)
         self.game_number = game_number  #: 1 for the first game read from a source
+
+    def __reduce__(self) -> tuple[type, tuple[str, int, str, int]]:
+        return type(self), (str(self), self.ply, self.text, self.game_number)
 
 
 PgnMoveError = Union[IllegalPgnMoveError, InvalidPgnMoveError]
@@ -407,6 +416,16 @@ class ChildNode(GameNode):
     def __repr__(self) -> str:
         return f"<ChildNode {self.move.iccs()} at ply {self.ply()}>"
 
+    def __reduce__(self) -> tuple[object, tuple[Game, list[int]]]:
+        # Pickled as its game (flat, see Game.__reduce__) and its path of variation indexes.
+        path: list[int] = []
+        node: GameNode = self
+        while node.parent is not None:
+            path.append(node.parent.variations.index(node))  # type: ignore[arg-type]
+            node = node.parent
+        path.reverse()
+        return _node_at, (self._game, path)
+
 
 class Game(GameNode):
     """A game record: tags, the start position and the tree of moves, comments and NAGs.
@@ -548,10 +567,76 @@ class Game(GameNode):
     def __str__(self) -> str:
         return self.to_pgn()
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # A flat list of nodes in pre-order (parent index, move, comments, NAGs): pickle and
+        # deepcopy then need no recursion, however long the game.
+        nodes: list[tuple[int, int, int, str, str, tuple[int, ...]]] = []
+        index: dict[int, int] = {id(self): -1}
+        stack: list[ChildNode] = list(reversed(self.variations))
+        while stack:
+            node = stack.pop()
+            index[id(node)] = len(nodes)
+            m = node.move
+            nag = tuple(sorted(node.nags))
+            nodes.append(
+                (
+                    index[id(node.parent)],
+                    m.from_square,
+                    m.to_square,
+                    node.comment,
+                    node.starting_comment,
+                    nag,
+                )
+            )
+            stack.extend(reversed(node.variations))
+        return _rebuild, (
+            dict(self.tags),
+            self.comment,
+            nodes,
+            list(self.errors),
+            list(self.unread),
+        )
+
     def __repr__(self) -> str:
         red, black = self.tags.get("Red", "?"), self.tags.get("Black", "?")
         n = sum(1 for _ in self.mainline())
         return f"<Game {red!r} vs {black!r}, {n} moves, {self.result}>"
+
+
+def _rebuild(
+    tags: dict[str, str],
+    comment: str,
+    nodes: list[tuple[int, int, int, str, str, tuple[int, ...]]],
+    errors: list[PgnError],
+    unread: list[str],
+) -> Game:
+    """Unpickle a Game (see Game.__reduce__); moves are checked as they are added."""
+    game = Game(tags=tags)
+    game.comment = comment
+    built: list[ChildNode] = []
+    boards: dict[int, Position] = {}
+    for parent_index, frm, to, text, starting, nags in nodes:
+        parent: GameNode = game if parent_index < 0 else built[parent_index]
+        pos = boards.pop(parent_index, None) if len(parent.variations) == 0 else None
+        if pos is None:
+            pos = parent.board()
+        move = Move(frm, to)
+        pos.push(move)
+        child = ChildNode(parent, move, text, starting, set(nags))
+        parent.variations.append(child)
+        boards[len(built)] = pos
+        built.append(child)
+    game.errors = errors
+    game.unread = unread
+    game._version += 1
+    return game
+
+
+def _node_at(game: Game, path: list[int]) -> GameNode:
+    node: GameNode = game
+    for i in path:
+        node = node.variations[i]
+    return node
 
 
 def _check_tag(name: object, value: object) -> None:
