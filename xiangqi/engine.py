@@ -476,6 +476,11 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             ) from None
         if line is None:
             self._lines.put_nowait(None)  # every later reader sees the end too
+            if not self.returncode.done():  # output closed: the exit status follows shortly
+                try:
+                    await asyncio.wait_for(asyncio.shield(self.returncode), 1.0)
+                except asyncio.TimeoutError:
+                    pass
             code = self.returncode.result() if self.returncode.done() else None
             raise EngineTerminatedError(
                 f"engine exited (code {code}) while we waited for {waiting_for}"
