@@ -17,6 +17,7 @@ import pytest
 
 from xiangqi import Move, Position
 from xiangqi.engine import (
+    Cp,
     Dialect,
     EngineError,
     EngineOptionError,
@@ -229,3 +230,16 @@ def test_position_sends_root_fen_and_history(
     assert "setoption usemillisec true" in sent
     banned = next(line for line in sent if line.startswith("banmoves")).split()[1:]
     assert "b9c7" not in banned and len(banned) == len(pos.legal_moves()) - 1
+
+
+def test_ucci_scores_draw_offers_and_nobestmove() -> None:
+    with SimpleEngine.popen_ucci(fake("ucci_extras")) as engine:
+        result = engine.play(Position(), Limit(time=0.1))
+        assert result.move == Move.from_iccs("h2e2")
+        assert result.ponder == Move.from_iccs("h9g7")
+        assert result.draw_offered and not result.resigned
+        assert result.info["score"].red() == Cp(-5)
+        assert "lowerbound" not in result.info  # it belonged to the earlier score
+        assert result.info["time"] == 0.007
+        assert result.info["pv"] == [Move.from_iccs("h2e2"), Move.from_iccs("h9g7")]
+        assert engine.play(Position(), Limit(depth=2)).move is None

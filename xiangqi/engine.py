@@ -804,7 +804,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             if head == ["info"]:
                 info = self._parse_info(pos, line)
                 if "pv" in info or "score" in info:
-                    infos.setdefault(info.get("multipv", 1), {}).update(info)
+                    entry = infos.setdefault(info.get("multipv", 1), {})
+                    _merge(entry, info)
             elif head in (["bestmove"], ["nobestmove"]):
                 result = self._bestmove(pos, line)
                 ranked = [infos[k] for k in sorted(infos)]
@@ -904,6 +905,14 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             self._transport.close()
 
 
+def _merge(entry: Info, info: Info) -> None:
+    """Update a line's info with a newer one; a bound flag holds only for its own score."""
+    if "score" in info:
+        entry.pop("lowerbound", None)
+        entry.pop("upperbound", None)
+    entry.update(info)
+
+
 class AnalysisResult:
     """A running search: iterate (``async for``) over its info dicts, ``stop()`` it, ``wait()``.
 
@@ -942,9 +951,9 @@ class AnalysisResult:
                 if head == ["info"]:
                     info = protocol._parse_info(self._pos, line)
                     if "pv" in info or "score" in info:
-                        self._lines.setdefault(info.get("multipv", 1), {}).update(info)
+                        _merge(self._lines.setdefault(info.get("multipv", 1), {}), info)
                         if info.get("multipv", 1) == 1:
-                            self.info.update(info)
+                            _merge(self.info, info)
                     self._queue.put_nowait(info)
                 elif head in (["bestmove"], ["nobestmove"]):
                     result = protocol._bestmove(self._pos, line)

@@ -13,6 +13,8 @@ bad_pv        sends an info line whose pv holds an illegal move, then bestmove h
 hang_search   never answers "go" and ignores "stop"; exits on quit
 ignore_quit   as ok, but ignores "quit", SIGTERM and the end of its input
 record        as ok, and appends every line it receives to the file named by $FAKE_LOG
+ucci_extras   UCCI answers: "score 23" without "cp", "bestmove ... ponder ... draw", then
+              "nobestmove" on the second "go"
 """
 
 from __future__ import annotations
@@ -75,6 +77,16 @@ def main() -> None:
                 say("bogus command from the engine")
             if MODE == "bad_pv":
                 say("info depth 2 score cp 5 pv h2e2 h9h0")
+            if MODE == "ucci_extras":
+                searches = globals().setdefault("searches", [])
+                searches.append(line)
+                if len(searches) > 1:
+                    say("nobestmove")
+                    continue
+                say("info depth 3 score 23 lowerbound nodes 99 pv h2e2 h9g7")
+                say("info depth 3 score -5 nodes 120 time 7 pv h2e2 h9g7")
+                say("bestmove h2e2 ponder h9g7 draw")
+                continue
             move = {"illegal": "a0a5", "unparsable": "zz99"}.get(MODE, "h2e2")
             say(f"bestmove {move}")
         elif line == "quit":
