@@ -6,6 +6,7 @@ engine process must be reaped with its pipes closed. Expected moves come from th
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import stat
@@ -24,6 +25,7 @@ from xiangqi.engine import (
     EngineTerminatedError,
     Limit,
     SimpleEngine,
+    popen_uci,
 )
 
 FAKE = Path(__file__).parent / "engines" / "fake_engine.py"
@@ -243,3 +245,23 @@ def test_ucci_scores_draw_offers_and_nobestmove() -> None:
         assert result.info["time"] == 0.007
         assert result.info["pv"] == [Move.from_iccs("h2e2"), Move.from_iccs("h9g7")]
         assert engine.play(Position(), Limit(depth=2)).move is None
+
+
+@needs_proc
+def test_async_api(clean_process: None) -> None:
+    """The asyncio core without SimpleEngine: popen, play, analysis, quit."""
+
+    async def run() -> tuple[Move | None, int, int | None]:
+        _, protocol = await popen_uci(fake("ok"))
+        try:
+            result = await protocol.play(Position(), Limit(depth=1))
+            analysis = await protocol.analysis(Position(), Limit(depth=1))
+            infos = [info async for info in analysis]
+            final = await analysis.wait()
+            assert final.move == result.move
+        finally:
+            await protocol.quit()
+        return result.move, len(infos), protocol.returncode.result()
+
+    move, infos, code = asyncio.run(run())
+    assert move == Move.from_iccs("h2e2") and infos == 0 and code == 0
