@@ -265,3 +265,30 @@ def test_async_api(clean_process: None) -> None:
 
     move, infos, code = asyncio.run(run())
     assert move == Move.from_iccs("h2e2") and infos == 0 and code == 0
+
+
+@needs_proc
+def test_analysis_of_an_engine_ignoring_stop_is_bounded(clean_process: None) -> None:
+    with SimpleEngine.popen_uci(fake("hang_search"), timeout=0.5) as engine:
+        analysis = engine.analysis(Position())
+        analysis.stop()
+        with pytest.raises(EngineError, match="timed out .* waiting for bestmove"):
+            analysis.wait()
+        with pytest.raises(EngineError, match="timed out"):  # iteration reports it too
+            analysis.next()
+        with pytest.raises(EngineTerminatedError):
+            engine.play(Position(), Limit(depth=1))
+
+
+def test_bad_search_arguments_change_nothing() -> None:
+    with SimpleEngine.popen_uci(fake("ok")) as engine:
+        pos = Position()
+        with pytest.raises(TypeError, match="expected a Position"):
+            engine.play("start", Limit(depth=1))  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="expected a Limit"):
+            engine.play(pos, 3)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="multipv must be a positive int, got 0"):
+            engine.analyse(pos, Limit(depth=1), multipv=0)
+        with pytest.raises(ValueError, match="root move a0a5 is not legal"):
+            engine.play(pos, Limit(depth=1), root_moves=[Move.from_iccs("a0a5")])
+        assert engine.play(pos, Limit(depth=1)).move == Move.from_iccs("h2e2")

@@ -715,20 +715,31 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             ):
                 pass
         except EngineError:
-            LOGGER.warning("%s: no bestmove after stop; killing the engine", self)
-            self._closed = True
-            if self._transport is not None and not self.returncode.done():
-                try:
-                    self._transport.kill()
-                except ProcessLookupError:
-                    pass
+            self._kill("no bestmove after stop")
+
+    def _kill(self, why: str) -> None:
+        """Kill an engine that no longer follows the protocol; later commands then fail."""
+        LOGGER.warning("%s: %s; killing the engine", self, why)
+        self._closed = True
+        if self._transport is not None and not self.returncode.done():
+            try:
+                self._transport.kill()
+            except ProcessLookupError:
+                pass
 
     async def _stop_background(self) -> None:
+        """Stop a running analysis or ponder search and wait (bounded) for its bestmove."""
         background = self._background
-        if background is not None:
-            self._background = None
-            background.stop()
+        if background is None:
+            return
+        self._background = None
+        background.stop()
+        try:
             await background.wait()
+        except EngineTerminatedError:
+            raise
+        except EngineError as exc:
+            LOGGER.warning("%s: the stopped search ended badly: %s", self, exc)
 
     async def _start(
         self,
@@ -738,31 +749,46 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         root_moves: Iterable[Move] | None,
         ponder: bool = False,
     ) -> None:
-        if not isinstance(pos, Position):
-            raise TypeError(f"expected a Position, got {type(pos).__name__}")
-        if not isinstance(limit, Limit):
-            raise TypeError(f"expected a Limit, got {type(limit).__name__}")
-        if multipv is not None and (
-            isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1
-        ):
-            raise ValueError(f"multipv must be a positive int, got {multipv!r}")
-        if root_moves is not None:
-            root_moves = list(root_moves)
-            for move in root_moves:
-                if not pos.is_legal(move):
-                    raise ValueError(f"root move {move} is not legal in {pos.fen()!r}")
         option = self._option("MultiPV")
         wanted = str(multipv or 1)
         if option is not None and self.config.get(option.name, str(option.default)) != wanted:
             self._setoption("MultiPV", wanted)
-        elif option is None and (multipv or 1) > 1:
-            raise EngineOptionError("engine has no MultiPV option; multipv must be 1")
         for line in self._position_lines(pos, root_moves):
             self.send_line(line)
         go = self._go_line(limit, pos, root_moves)
         if ponder:
             go = go.replace("go", "go ponder", 1)
         self.send_line(go)
+
+    def _check_search(
+        self,
+        pos: Position,
+        limit: Limit | None,
+        multipv: int | None,
+        root_moves: Iterable[Move] | None,
+    ) -> list[Move] | None:
+        """Check a search's arguments before anything is stopped or sent; the root moves."""
+        if not isinstance(pos, Position):
+            raise TypeError(f"expected a Position, got {type(pos).__name__}")
+        if limit is not None and not isinstance(limit, Limit):
+            raise TypeError(f"expected a Limit, got {type(limit).__name__}")
+        if multipv is not None and (
+            isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1
+        ):
+            raise ValueError(f"multipv must be a positive int, got {multipv!r}")
+        if (multipv or 1) > 1 and self._option("MultiPV") is None:
+            raise EngineOptionError("engine has no MultiPV option; multipv must be 1")
+        if root_moves is None:
+            return None
+        moves = list(root_moves)
+        for move in moves:
+            if not isinstance(move, Move):
+                raise TypeError(f"root moves are Moves, got {type(move).__name__}")
+            if not pos.is_legal(move):
+                raise XiangqiError(f"root move {move} is not legal in {pos.fen()!r}")
+        if not moves:
+            raise XiangqiError("root_moves is empty; pass None to search every move")
+        return moves
 
     def _bestmove(self, pos: Position, line: str) -> PlayResult:
         tokens = line.split()
@@ -825,6 +851,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     ) -> PlayResult:
         """Ask for a move in pos. With ponder=True the engine goes on thinking on its ponder
         move in the background until the next command."""
+        root_moves = self._check_search(pos, limit, None, root_moves)
         async with self._lock:
             result, _ = await self._search(pos, limit, None, root_moves, timeout)
             if ponder and result.move is not None and result.ponder is not None:
@@ -846,6 +873,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         timeout: float | None = None,
     ) -> Info | list[Info]:
         """Search pos to the limit; the last info (a list of them, best first, with multipv)."""
+        root_moves = self._check_search(pos, limit, multipv, root_moves)
         async with self._lock:
             _, infos = await self._search(pos, limit, multipv, root_moves, timeout)
         if multipv is None:
@@ -861,6 +889,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         root_moves: Iterable[Move] | None = None,
     ) -> AnalysisResult:
         """Start a search and return at once; iterate the result for info, stop() it early."""
+        root_moves = self._check_search(pos, limit, multipv, root_moves)
         limit = limit or Limit()
         async with self._lock:
             await self._stop_background()
@@ -930,6 +959,7 @@ class AnalysisResult:
         self._lines: dict[int, Info] = {}
         self._task: asyncio.Task[PlayResult] | None = None
         self._stopped = False
+        self._deadline: float | None = None
         self._multipv = multipv or 1
         self.info: Info = {}
 
@@ -943,10 +973,24 @@ class AnalysisResult:
 
     async def _read(self) -> PlayResult:
         protocol = self._protocol
-        deadline = protocol._search_deadline(self._limit, None)
+        self._deadline = protocol._search_deadline(self._limit, None)
         try:
+            loop = asyncio.get_running_loop()
             while True:
-                line = await protocol._read_line(deadline, "bestmove")
+                # Wait in short slices: stop() may bring the deadline forward meanwhile.
+                tick = loop.time() + 0.25
+                deadline = self._deadline
+                try:
+                    line = await protocol._read_line(
+                        tick if deadline is None else min(tick, deadline), "bestmove"
+                    )
+                except EngineTerminatedError:
+                    raise
+                except EngineError:
+                    if self._deadline is None or loop.time() < self._deadline:
+                        continue
+                    protocol._kill("search did not end in time")
+                    raise
                 head = line.split()[:1]
                 if head == ["info"]:
                     info = protocol._parse_info(self._pos, line)
@@ -970,6 +1014,10 @@ class AnalysisResult:
         """Ask the engine to stop (it then sends its bestmove); safe to call twice."""
         if not self._stopped and self._task is not None and not self._task.done():
             self._stopped = True
+            # The bestmove must follow within the protocol's timeout, or the engine is killed.
+            soon = self._protocol._deadline(self._protocol.timeout)
+            assert soon is not None
+            self._deadline = soon if self._deadline is None else min(self._deadline, soon)
             try:
                 self._protocol.send_line("stop")
             except EngineTerminatedError:
