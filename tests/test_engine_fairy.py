@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -20,14 +22,21 @@ from xiangqi import BLACK, RED, Move, Position
 from xiangqi.engine import Cp, Dialect, Limit, Mate, SimpleEngine
 from xiangqi.notation import iccs
 
-FAIRY = shutil.which("fairy-stockfish") or (
-    "/usr/games/fairy-stockfish" if os.access("/usr/games/fairy-stockfish", os.X_OK) else None
-)
+
+def find_fairy() -> str | None:
+    """The engine: $XIANGQI_TEST_ENGINE if set, else fairy-stockfish on PATH or in /usr/games."""
+    override = os.environ.get("XIANGQI_TEST_ENGINE")
+    if override is not None:
+        return override if os.access(override, os.X_OK) else None
+    games = "/usr/games/fairy-stockfish"
+    return shutil.which("fairy-stockfish") or (games if os.access(games, os.X_OK) else None)
+
+
+FAIRY = find_fairy()
 if FAIRY is None and os.environ.get("CI") == "true":
     pytest.fail("CI=true but fairy-stockfish is not installed (.ci/run installs it)", pytrace=False)
-pytestmark = pytest.mark.skipif(
-    FAIRY is None, reason="Fairy-Stockfish not installed (apt-get install fairy-stockfish)"
-)
+SKIP_REASON = "Fairy-Stockfish not installed (apt-get install fairy-stockfish)"
+pytestmark = pytest.mark.skipif(FAIRY is None, reason=SKIP_REASON)
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 #: Red mates in 2 (1. H e4 to c3/d2/f2, then R h6 to d6), found by a brute-force search and
@@ -265,3 +274,27 @@ def test_one_engine_shared_by_threads(engine: SimpleEngine) -> None:
         thread.join(120)
     assert len(moves) == 9
     assert all(m is not None and iccs(m, "ranks1") in oracle_legal(START, []) for m in moves)
+
+
+@pytest.mark.parametrize("ci", [None, "true"])
+def test_missing_engine_skips_locally_and_fails_in_ci(ci: str | None) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["XIANGQI_TEST_ENGINE"] = "/nonexistent/fairy-stockfish"
+    if ci:
+        env["CI"] = ci
+    argv = [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider"]
+    out = subprocess.run(
+        [*argv, __file__, "-k", "handshake_uci"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    if ci:
+        assert out.returncode != 0
+        assert "CI=true but fairy-stockfish is not installed" in out.stdout
+    else:
+        assert out.returncode == 0, out.stdout
+        assert "1 skipped" in out.stdout
+        assert SKIP_REASON in out.stdout

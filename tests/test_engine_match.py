@@ -8,13 +8,12 @@ own ruling on the final position. Fault games use the scripted fake engine.
 from __future__ import annotations
 
 import io
-import os
-import shutil
 import sys
 from pathlib import Path
 
 import pyffish
 import pytest
+from test_engine_fairy import FAIRY, SKIP_REASON
 
 from xiangqi import Move, Position
 from xiangqi.__main__ import main
@@ -24,14 +23,7 @@ from xiangqi.notation import iccs
 from xiangqi.pgn import read_games
 
 FAKE = Path(__file__).parent / "engines" / "fake_engine.py"
-FAIRY = shutil.which("fairy-stockfish") or (
-    "/usr/games/fairy-stockfish" if os.access("/usr/games/fairy-stockfish", os.X_OK) else None
-)
-if FAIRY is None and os.environ.get("CI") == "true":
-    pytest.fail("CI=true but fairy-stockfish is not installed (.ci/run installs it)", pytrace=False)
-needs_fairy = pytest.mark.skipif(
-    FAIRY is None, reason="Fairy-Stockfish not installed (apt-get install fairy-stockfish)"
-)
+needs_fairy = pytest.mark.skipif(FAIRY is None, reason=SKIP_REASON)
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 OPENINGS = """[Game "Chinese Chess"]
 [Format "ICCS"]
