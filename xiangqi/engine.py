@@ -32,6 +32,7 @@ the process (killing it when it ignores ``quit``) and closes its pipes.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import dataclasses
 import enum
@@ -405,7 +406,8 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         self.config: dict[str, str] = {}
         self.returncode: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._transport: asyncio.SubprocessTransport | None = None
-        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._lines: collections.deque[str | None] = collections.deque()
+        self._waiters: list[asyncio.Future[None]] = []
         self._buffer = {1: b"", 2: b""}
         self._lock = asyncio.Lock()
         self._background: AnalysisResult | None = None
@@ -427,16 +429,23 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             line = raw.decode("utf-8", "replace").rstrip("\r")
             if fd == 1:
                 LOGGER.debug("%s >> %s", self, line)
-                self._lines.put_nowait(line)
+                self._push_line(line)
             else:
                 LOGGER.debug("%s (stderr) >> %s", self, line)
         if len(self._buffer.get(fd, b"")) > 1 << 20:
             LOGGER.warning("%s: dropping an over-long line without newline", self)
             self._buffer[fd] = b""
 
+    def _push_line(self, line: str | None) -> None:
+        """Queue a line of output (None: the output has ended) and wake the reader."""
+        self._lines.append(line)
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
         if fd == 1:
-            self._lines.put_nowait(None)
+            self._push_line(None)
 
     def process_exited(self) -> None:
         assert self._transport is not None
@@ -444,7 +453,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         LOGGER.debug("%s: exited with %s", self, code)
         if not self.returncode.done():
             self.returncode.set_result(code if code is not None else -1)
-        self._lines.put_nowait(None)
+        self._push_line(None)
 
     def __repr__(self) -> str:
         pid = self._transport.get_pid() if self._transport is not None else None
@@ -465,17 +474,26 @@ class EngineProtocol(asyncio.SubprocessProtocol):
 
     async def _read_line(self, deadline: float | None, waiting_for: str) -> str:
         loop = asyncio.get_running_loop()
-        remaining = None if deadline is None else deadline - loop.time()
-        if remaining is not None and remaining <= 0:
-            raise EngineError(f"engine timed out waiting for {waiting_for}")
-        try:
-            line = await asyncio.wait_for(self._lines.get(), remaining)
-        except asyncio.TimeoutError:
-            raise EngineError(
-                f"engine timed out after {remaining:.1f} s waiting for {waiting_for}"
-            ) from None
+        # Wait on a bare "lines arrived" future, never on a queue read: if a timeout races
+        # the arrival, no line is lost (wait_for before 3.11 could drop a finished result).
+        while not self._lines:
+            remaining = None if deadline is None else deadline - loop.time()
+            if remaining is not None and remaining <= 0:
+                raise EngineError(f"engine timed out waiting for {waiting_for}")
+            waiter = loop.create_future()
+            self._waiters.append(waiter)
+            try:
+                await asyncio.wait_for(waiter, remaining)
+            except asyncio.TimeoutError:
+                raise EngineError(
+                    f"engine timed out after {remaining:.1f} s waiting for {waiting_for}"
+                ) from None
+            finally:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+        line = self._lines.popleft()
         if line is None:
-            self._lines.put_nowait(None)  # every later reader sees the end too
+            self._lines.appendleft(None)  # every later reader sees the end too
             if not self.returncode.done():  # output closed: the exit status follows shortly
                 try:
                     await asyncio.wait_for(asyncio.shield(self.returncode), 1.0)
