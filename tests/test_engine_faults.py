@@ -12,6 +12,7 @@ import os
 import stat
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,11 @@ def clean_process():  # type: ignore[no-untyped-def]
     """Checks that a test leaves no child process, no extra fd and no extra thread behind."""
     fds, children, threads = open_fds(), child_pids(), threading.active_count()
     yield
+    # asyncio's child watcher thread may still be returning from waitpid: allow it a moment.
+    for _ in range(40):
+        if threading.active_count() <= threads:
+            break
+        time.sleep(0.05)
     assert child_pids() <= children, "an engine process was left behind (or a zombie)"
     assert open_fds() <= fds, "an engine pipe was left open"
     assert threading.active_count() <= threads, "the engine thread was left running"
