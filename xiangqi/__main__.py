@@ -13,7 +13,6 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from .engine import EngineError
 from .errors import XiangqiError
 from .fen import START_FEN
 from .position import Position
@@ -164,13 +163,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("depth must be >= 0")
     if args.command == "match" and len(args.engine) != 2:
         parser.error("match needs --engine exactly twice")
+    errors: tuple[type[Exception], ...] = (XiangqiError, OSError)
+    if args.command != "perft":  # perft alone keeps start-up free of asyncio and the engine client
+        from .engine import EngineError
+
+        errors = (*errors, EngineError)
     try:
         if args.command == "analyse":
             return _analyse(args)
         if args.command == "match":
             return _match(args)
         return _perft(args)
-    except (XiangqiError, EngineError, OSError) as exc:
+    except errors as exc:
         print(f"xiangqi: error: {exc}", file=sys.stderr)
         return 2
 
