@@ -32,7 +32,7 @@ from xiangqi import (
     _core,
     generate_legal,
 )
-from xiangqi.fen import parse_fen
+from xiangqi.fen import check_placement, parse_fen
 
 # On a failure hypothesis imports libcst to write a patch, and that import warns (mypy_extensions'
 # TypedDict); with filterwarnings = error the failure would end as a pytest INTERNALERROR that
@@ -337,6 +337,15 @@ CLEAN_ERRORS = (ValueError, TypeError, OverflowError)
 CODE_BYTES = [0] * 6 + list(range(1, 15)) + [15, 128, 255]
 
 
+def judged_legal(codes: bytes, side: int, board: _core.Board) -> bool:
+    """Is this loaded board a legal position, as Position would judge it?"""
+    try:
+        check_placement(codes, "")
+    except xiangqi.InvalidFenError:
+        return False
+    return not board.in_check(1 - side)
+
+
 def loaded_board(fen: str) -> _core.Board:
     parsed = parse_fen(fen)
     board = _core.Board()
@@ -366,8 +375,18 @@ def test_core_load_accepts_or_raises_cleanly(codes: bytes, side: object, kind: t
     assert len(codes) == 90 and type(side) is int and side in (0, 1)
     assert board.codes() == codes
     assert board.side == side
-    # A board that loaded is a legal position: everything on it must work and agree.
+    # The core checks only memory safety: counts within its slots, codes 0..14.
+    for code in range(1, 15):
+        assert codes.count(code) <= (1 if code in (1, 8) else 5 if code in (7, 14) else 2)
+    # Any board that loaded must answer every call without leaving its arrays...
     indices = board.legal_move_indices()
+    assert board.perft(2) >= 0 and _core._reference_perft(board, 2) >= 0
+    for index in indices:
+        assert board.push(index // 90, index % 90)
+        assert board.pop() == index
+    if not judged_legal(codes, side, board):
+        return
+    # ... and one that is a legal position (judged by xiangqi.fen and in_check) must agree.
     assert sorted(indices) == sorted(_core._reference_legal_move_indices(board))
     assert board.perft(1) == len(indices) == board.count_legal()
     assert board.is_check() == _core._reference_is_check(board)

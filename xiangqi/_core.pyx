@@ -22,10 +22,10 @@ from xiangqi.core.state cimport (
     BoardState, MAX_MOVES, clear_board, make_move, unmake_move,
 )
 from xiangqi.core.tables cimport (
-    ADVISOR, ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT, ELEPHANT_EYES,
-    ELEPHANT_STEPS, ELEPHANT_ZONE, HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING,
-    KING_STEPS, KING_ZONE, ON_BOARD, PAWN, PAWN_STEPS, PAWN_ZONE, PIECE_TYPE, PUBLIC_OF,
-    RED_HALF, ROOK_DIRS, SQUARE_OF, TYPE_FIRST_SLOT, TYPE_SLOTS, init_tables,
+    ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT_EYES, ELEPHANT_STEPS, ELEPHANT_ZONE,
+    HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE, ON_BOARD, PAWN_STEPS,
+    PAWN_ZONE, PIECE_TYPE, PUBLIC_OF, ROOK_DIRS, SQUARE_OF, TYPE_FIRST_SLOT, TYPE_SLOTS,
+    init_tables,
 )
 from xiangqi.core.validator cimport (
     EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, init_validator_tables, legal_move_ee,
@@ -34,21 +34,9 @@ from xiangqi.core.validator cimport (
 init_tables()
 init_validator_tables()
 
-PIECE_NAMES = ("king", "advisor", "elephant", "horse", "rook", "cannon", "pawn")
-SIDE_NAMES = ("Red", "Black")
-FILE_NAMES = "abcdefghi"
-
-
 # ---------------------------------------------------------------------------
 # The Python boundary.
 # ---------------------------------------------------------------------------
-
-def square_name(int square):
-    """Name of a public square (0..89, file + 9 * rank), e.g. 40 -> 'e4'."""
-    if not 0 <= square < 90:
-        raise ValueError(f"square must be in 0..89, got {square}")
-    return FILE_NAMES[square % 9] + str(square // 9)
-
 
 cdef inline int check_int(object value, str name, int low, int high) except -1:
     # An int (not a float, not a bool) in low..high, else TypeError / ValueError.
@@ -64,39 +52,6 @@ cdef inline int check_square(object square) except -1:
     return check_int(square, "square", 0, 89)
 
 
-cdef inline bint may_stand(int pt, int color, int sq) noexcept nogil:
-    # Can a piece of this kind and color ever stand on sq in a real game?
-    cdef bint own_half = RED_HALF[sq] == (color == 0)
-    if pt == KING:
-        return KING_ZONE[sq] and own_half
-    if pt == ADVISOR:
-        return ADVISOR_ZONE[sq] and own_half
-    if pt == ELEPHANT:
-        return ELEPHANT_ZONE[sq] and own_half
-    if pt == PAWN:
-        return PAWN_ZONE[color][sq]
-    return ON_BOARD[sq]
-
-
-cdef str too_many(int color, int pt):
-    n = TYPE_SLOTS[pt]
-    return f"{SIDE_NAMES[color]} has more than {n} {PIECE_NAMES[pt]}{'s' if n > 1 else ''}"
-
-
-cdef str misplaced(int color, int pt, int square):
-    where = f"{SIDE_NAMES[color]} {PIECE_NAMES[pt]} on {square_name(square)}"
-    why = (
-        "is outside its palace",
-        "is not on one of the five advisor points of its palace",
-        "is not on one of the seven elephant points of its side",
-        "is off the board",
-        "is off the board",
-        "is off the board",
-        "is behind its start rank or off the pawn files before the river",
-    )[pt]
-    return f"{where} {why}"
-
-
 cdef class Board:
     """One xiangqi position in the book's layout, plus the undo records of push().
 
@@ -110,17 +65,19 @@ cdef class Board:
         self.history = []
 
     def load(self, const unsigned char[::1] codes not None, object side_to_move):
-        """Replace the position with 90 piece codes and a side to move, after checking it.
+        """Replace the position with 90 piece codes (by public square) and a side to move.
 
-        Raises ValueError naming the first problem: piece counts, a piece on a
-        point its kind can never reach, facing kings, or the side not to move
-        being in check. On error the board is left unchanged.
+        Checks only what keeps the core inside its arrays: 90 codes, each 0..14, no
+        more pieces of a kind than the core has slots for (1 king, 2 of each of
+        advisor, elephant, horse, rook and cannon, 5 pawns per side), side 0 or 1.
+        Whether the position is legal (kings, placement, check) is judged in Python,
+        by xiangqi.fen, before Position loads a board. On error nothing changes.
         """
         cdef BoardState st
         cdef int counts[2][7]
-        cdef int square, code, pt, color, sq, pc, k
+        cdef int square, code, pt, color, sq, pc
         if codes.shape[0] != 90:
-            raise ValueError(f"expected 90 squares, got {codes.shape[0]}")
+            raise ValueError(f"expected 90 piece codes, got {codes.shape[0]}")
         cdef int side = check_int(side_to_move, "side (0 Red, 1 Black)", 0, 1)
         clear_board(&st)
         memset(counts, 0, sizeof(counts))
@@ -130,29 +87,18 @@ cdef class Board:
             if code == 0:
                 continue
             if code > 14:
-                raise ValueError(f"piece code {code} on {square_name(square)} is not in 0..14")
+                raise ValueError(f"piece code {code} at square {square} is not in 0..14")
             pt = (code - 1) % 7
             color = (code - 1) // 7
-            sq = SQUARE_OF[square]
             if counts[color][pt] == TYPE_SLOTS[pt]:
-                raise ValueError(too_many(color, pt))
-            if not may_stand(pt, color, sq):
-                raise ValueError(misplaced(color, pt, square))
+                raise ValueError(
+                    f"more than {TYPE_SLOTS[pt]} pieces of code {code}: the core has no slot"
+                )
+            sq = SQUARE_OF[square]
             pc = 16 + 16 * color + TYPE_FIRST_SLOT[pt] + counts[color][pt]
             counts[color][pt] += 1
             st.squares[sq] = pc
             st.piece_square[pc] = sq
-        for color in range(2):
-            if counts[color][KING] == 0:
-                raise ValueError(f"{SIDE_NAMES[color]} has no king")
-        # Kings facing on an open file.
-        sq = st.piece_square[16] - 16
-        while sq != st.piece_square[32] and sq >= 0x33 and not st.squares[sq]:
-            sq -= 16
-        if sq == st.piece_square[32]:
-            raise ValueError(f"the kings face each other on file {FILE_NAMES[(sq % 16) - 3]}")
-        if in_check(&st, 1 - side):
-            raise ValueError(f"{SIDE_NAMES[1 - side]} is in check but it is {SIDE_NAMES[side]}'s move")
         memcpy(&self.st, &st, sizeof(BoardState))
         self.history = []
 
@@ -262,6 +208,10 @@ cdef class Board:
     def is_check(self):
         """Is the side to move in check (including by the facing king)?"""
         return bool(in_check(&self.st, self.st.side))
+
+    def in_check(self, object side):
+        """Is side's king (0 Red, 1 Black) attacked, whoever is to move?"""
+        return bool(in_check(&self.st, check_int(side, "side (0 Red, 1 Black)", 0, 1)))
 
     def perft(self, object depth, bint bulk=True):
         """Number of leaf nodes of the legal move tree at depth (releases the GIL).
