@@ -13,6 +13,10 @@ from .errors import XiangqiError
 from .fen import START_FEN
 from .position import Position
 
+#: Deepest perft the command line runs. perft(8) from the start is about 5 * 10**12
+#: leaves, a day of counting; a larger depth is a typo, not a job.
+MAX_CLI_DEPTH = 10
+
 
 def _perft(args: argparse.Namespace) -> int:
     pos = Position(args.fen)
@@ -41,12 +45,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="xiangqi", description="Xiangqi rules tools.")
     sub = parser.add_subparsers(dest="command", required=True)
     perft = sub.add_parser("perft", help="count leaf nodes of the legal move tree")
-    perft.add_argument("depth", type=int, help="depth in plies (>= 0)")
+    perft.add_argument("depth", type=int, help=f"depth in plies (0..{MAX_CLI_DEPTH})")
     perft.add_argument("--fen", default=START_FEN, help="start from this FEN (default: start)")
     perft.add_argument("--divide", action="store_true", help="also list counts per root move")
     args = parser.parse_args(argv)
-    if args.depth < 0:
-        parser.error("depth must be >= 0")
+    if not 0 <= args.depth <= MAX_CLI_DEPTH:
+        parser.error(f"depth must be in 0..{MAX_CLI_DEPTH}, got {args.depth}")
     try:
         return _perft(args)
     except XiangqiError as exc:

@@ -9,6 +9,10 @@ check every value a caller passes, then call the rooms of ``xiangqi/core/*.pxd``
 
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.number cimport PyNumber_Index
+from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -17,7 +21,7 @@ from xiangqi.core.book cimport (
     REFERENCE_MAX_DEPTH, View, book_check, generate_legal_book, perft_book,
 )
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
-from xiangqi.core.perft cimport perft
+from xiangqi.core.perft cimport Ply, perft
 from xiangqi.core.state cimport (
     BoardState, MAX_MOVES, clear_board, make_move, unmake_move,
 )
@@ -31,6 +35,8 @@ from xiangqi.core.validator cimport (
     EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, init_validator_tables, legal_move_ee,
 )
 
+import threading
+
 init_tables()
 init_validator_tables()
 
@@ -39,17 +45,50 @@ init_validator_tables()
 # ---------------------------------------------------------------------------
 
 cdef inline int check_int(object value, str name, int low, int high) except -1:
-    # An int (not a float, not a bool) in low..high, else TypeError / ValueError.
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
-    return value
+    # An integer in low..high, else TypeError / ValueError. The value is converted to a C
+    # integer first (operator.index semantics: int, int subclasses, NumPy integers; not
+    # bool, not float) and the range is checked in C, so neither an int subclass's
+    # comparison operators nor a huge value can steer what indexes the core's arrays.
+    cdef int overflow = 0
+    cdef long long v
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got bool")
+    try:
+        number = PyNumber_Index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+    v = PyLong_AsLongLongAndOverflow(number, &overflow)
+    if overflow:
+        raise ValueError(f"{name} must be in {low}..{high}, got a {number.bit_length()}-bit number")
+    if v < low or v > high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {v}")
+    return <int>v
 
 
 cdef inline int check_square(object square) except -1:
-    # A public square 0..89; like Move, the boundary refuses bools and floats.
+    # A public square 0..89 (see check_int).
     return check_int(square, "square", 0, 89)
+
+
+cdef inline int move_of(object from_square, object to_square) except -1:
+    # The core's move code of two public squares, each checked.
+    return SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+
+
+cdef int raise_pending() except -1:
+    # A signal handler raised while perft ran without the GIL (see core/perft.pxd); its
+    # exception is still set on this thread: returning -1 propagates it.
+    if PyErr_Occurred() == NULL:
+        raise RuntimeError("perft stopped without an exception")
+    return -1
+
+
+cdef inline bint on_main_thread() noexcept:
+    # Python runs signal handlers only on the main thread; elsewhere perft never polls.
+    return PyThread_get_thread_ident() == MAIN_THREAD
+
+
+cdef unsigned long MAIN_THREAD = threading.main_thread().ident
 
 
 cdef class Board:
@@ -168,12 +207,12 @@ cdef class Board:
 
     def is_pseudo_legal(self, from_square, to_square):
         """The second algorithm alone: does the move follow the piece's movement rule?"""
-        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int mv = move_of(from_square, to_square)
         return bool(legal_move_ee(&self.st, mv))
 
     def is_legal(self, from_square, to_square):
         """Is the move legal: the second algorithm, then make, own-king check, unmake."""
-        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int mv = move_of(from_square, to_square)
         return bool(self._is_legal(mv))
 
     cdef bint _is_legal(self, int mv) noexcept:
@@ -188,7 +227,7 @@ cdef class Board:
 
     def push(self, from_square, to_square):
         """Play the move if it is legal and return True; otherwise change nothing, return False."""
-        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int mv = move_of(from_square, to_square)
         cdef int cap
         if not self._is_legal(mv):
             return False
@@ -214,18 +253,27 @@ cdef class Board:
         return bool(in_check(&self.st, check_int(side, "side (0 Red, 1 Black)", 0, 1)))
 
     def perft(self, object depth, bint bulk=True):
-        """Number of leaf nodes of the legal move tree at depth (releases the GIL).
+        """Number of leaf nodes of the legal move tree at depth 0..64 (releases the GIL).
 
         bulk=True counts the last ply's legal moves without playing them; bulk=False
-        makes and unmakes every leaf.
+        makes and unmakes every leaf. Ctrl-C (KeyboardInterrupt) stops the count.
         """
         cdef long long n
         cdef int plies = check_int(depth, "depth", 0, MAX_DEPTH)
+        cdef bint watch = on_main_thread()
         # Count on a copy taken with the GIL held: another thread may push or pop on
         # this Board while the count runs without the GIL.
         cdef BoardState st = self.st
-        with nogil:
-            n = perft(&st, plies, bulk)
+        cdef Ply* stack = <Ply*>malloc(sizeof(Ply) * (plies + 1))
+        if stack == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                n = perft(&st, stack, plies, bulk, watch)
+        finally:
+            free(stack)
+        if n < 0:
+            raise_pending()
         return n
 
     @property
@@ -239,20 +287,33 @@ cdef class Board:
         return memoryview(_SquaresView(self))
 
     def divide(self, object depth):
-        """perft split by root move: list of (from_square * 90 + to_square, count)."""
+        """perft split by root move: list of (from_square * 90 + to_square, count).
+
+        depth is 1..64; Ctrl-C (KeyboardInterrupt) stops it.
+        """
         cdef int moves[MAX_MOVES]
         cdef int n, i, cap
         cdef long long count
         cdef int plies = check_int(depth, "depth", 1, MAX_DEPTH)
+        cdef bint watch = on_main_thread()
         cdef BoardState st = self.st    # a private copy, as in perft()
-        n = generate_legal_moves(&st, moves)
+        cdef Ply* stack = <Ply*>malloc(sizeof(Ply) * plies)
+        if stack == NULL:
+            raise MemoryError()
         out = []
-        for i in range(n):
-            cap = make_move(&st, moves[i])
-            with nogil:
-                count = perft(&st, plies - 1, 1)
-            unmake_move(&st, moves[i], cap)
-            out.append((PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8], count))
+        try:
+            n = generate_legal_moves(&st, moves)
+            for i in range(n):
+                cap = make_move(&st, moves[i])
+                with nogil:
+                    count = perft(&st, stack, plies - 1, 1, watch)
+                unmake_move(&st, moves[i], cap)
+                if count < 0:
+                    raise_pending()
+                PyErr_CheckSignals()
+                out.append((PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8], count))
+        finally:
+            free(stack)
         return out
 
 
@@ -379,6 +440,7 @@ def legal_moves_batch(list boards not None):
                 states[i] = (<Board>held[first + i]).st
             with nogil:
                 total += fill_batch(states, size, buf + total, &offsets[first])
+            PyErr_CheckSignals()    # Ctrl-C between chunks (about 10 ms each)
         move_bytes = bytearray((<char*>buf)[:2 * total])
     finally:
         free(buf)
