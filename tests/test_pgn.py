@@ -106,7 +106,7 @@ def test_hand_written_tandem_pawn_game(fmt: str) -> None:
 
 def test_multi_game_file_from_text_and_from_a_file(tmp_path: Path) -> None:
     text = (GAMES / "two-games.pgn").read_text(encoding="utf-8")
-    first, second = read_games(text)  # an iterator: one game at a time
+    first, second = read_games(text)
     assert first.moves == iccs_list("h2e2 h9g7 h0g2 i9h9")
     assert first.result == "1/2-1/2" and first.comments[4].startswith("central")
     assert second.moves == iccs_list("g3g4 h7g7 b2e2")

@@ -111,6 +111,52 @@ def test_long_games_pickle_and_deepcopy_without_recursion() -> None:
     assert node.ply() == 3 and node.game().moves == game.moves
 
 
+def test_moves_and_comments_are_live_views_of_the_main_line() -> None:
+    # The list and dict API of earlier versions (xiangqi.match uses it) keeps working.
+    game = Game()
+    game.moves.append(M("h2e2"))
+    game.moves.extend([M("h9g7"), M("h0g2")])
+    game.moves += [M("i9h9")]
+    assert game.moves == [M("h2e2"), M("h9g7"), M("h0g2"), M("i9h9")]
+    assert (
+        len(game.moves) == 4
+        and game.moves[-1] == M("i9h9")
+        and game.moves[1:3]
+        == [
+            M("h9g7"),
+            M("h0g2"),
+        ]
+    )
+    with pytest.raises(IllegalMoveError):
+        game.moves.append(M("h2e2"))
+    game.comments[4] = "screen horse"
+    game.comments[0] = "start"
+    assert game.comments == {0: "start", 4: "screen horse"} and game.comment == "start"
+    assert game.variations[0].variations[0].variations[0].variations[0].comment == "screen horse"
+    with pytest.raises(KeyError):
+        game.comments[5] = "past the end"
+    del game.comments[0]
+    assert dict(game.comments) == {4: "screen horse"}
+    assert game.moves.pop() == M("i9h9") and len(game.moves) == 3
+    del game.moves[1:]
+    assert game.moves == [M("h2e2")]
+    game.moves.append(M("h9g7"))  # add_move's cache follows the cut
+    assert game.moves == [M("h2e2"), M("h9g7")]
+    with pytest.raises(TypeError):
+        game.moves[0] = M("b2e2")
+    with pytest.raises(TypeError):
+        del game.moves[0]
+    game.moves.clear()
+    assert game.moves == [] and game.variations == []
+    game.add_variation(M("h2e2"))
+    game.add_variation(M("b2e2"))
+    game.moves = [M("c3c4"), M("c6c5")]  # replaces the main line, keeps the other variation
+    assert game.moves == [M("c3c4"), M("c6c5")] and len(game.variations) == 2
+    with pytest.raises(IllegalMoveError):
+        game.moves = [M("c3c4"), M("c3c4")]
+    assert game.moves == [M("c3c4"), M("c6c5")]
+
+
 def test_add_move_after_editing_still_appends_to_the_main_line() -> None:
     game = Game()
     game.add_move(M("h2e2"))

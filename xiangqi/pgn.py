@@ -11,7 +11,8 @@ xiangqi.squares).
 The game tree follows python-chess's ``chess.pgn``: a ``Game`` is the root ``GameNode``; each
 move is a ``ChildNode`` with ``move``, ``comment``, ``starting_comment`` (the comment before the
 first move of a variation), ``nags`` and ``variations`` (the first is the main line).
-``game.moves`` and ``game.comments`` are views of the main line kept from earlier versions.
+``game.moves`` and ``game.comments`` are live list- and dict-like views of the main line
+that keep the API of earlier versions (``game.moves.append(move)``, ``game.comments[k] = s``).
 
 Reading
     Each move is recognised by its shape, whatever the Format tag says: ICCS ("H2-E2",
@@ -48,8 +49,8 @@ import io
 import os
 import re
 import weakref
-from collections.abc import Iterable, Iterator
-from typing import IO, Literal, Union
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, MutableSequence
+from typing import IO, Literal, Union, overload
 
 from .errors import IllegalMoveError, InvalidMoveError, XiangqiError
 from .fen import START_FEN
@@ -499,18 +500,33 @@ class Game(GameNode):
         self.tags["Result"] = value
 
     @property
-    def moves(self) -> list[Move]:
-        """The main-line moves (a new list)."""
-        return self.mainline_moves()
+    def moves(self) -> MainLineMoves:
+        """The main-line moves, a live list-like view: ``append``/``extend`` play legal moves
+        (as add_move), ``del moves[k:]`` and ``pop()`` cut the main line, indexing reads it."""
+        return MainLineMoves(self)
+
+    @moves.setter
+    def moves(self, value: Iterable[Move]) -> None:
+        if isinstance(value, MainLineMoves) and value._game is self:
+            return  # moves += [...] assigns the view back to itself
+        moves = [_check_move(m) for m in value]
+        pos = self.board()
+        for move in moves:
+            pos.push(move)  # IllegalMoveError before anything changes
+        if self.variations:
+            del self.variations[0]  # the old main line; other variations stay variations
+        node: GameNode = self
+        for move in moves:
+            child = ChildNode(node, move, "", "", set())
+            node.variations.insert(0, child)
+            node = child
+        self._changed()
 
     @property
-    def comments(self) -> dict[int, str]:
-        """Main-line comments by ply (0: before the first move), a new dict of the non-empty."""
-        out = {0: self.comment} if self.comment else {}
-        for ply, node in enumerate(self.mainline(), 1):
-            if node.comment:
-                out[ply] = node.comment
-        return out
+    def comments(self) -> MainLineComments:
+        """Main-line comments by ply (0: before the first move), a live dict-like view of the
+        non-empty ones: ``comments[k] = text`` sets the comment after the k-th move."""
+        return MainLineComments(self)
 
     def board(self) -> Position:
         """A new Position at the start of the game."""
@@ -601,6 +617,155 @@ class Game(GameNode):
         red, black = self.tags.get("Red", "?"), self.tags.get("Black", "?")
         n = sum(1 for _ in self.mainline())
         return f"<Game {red!r} vs {black!r}, {n} moves, {self.result}>"
+
+
+class MainLineMoves(MutableSequence[Move]):
+    """A live view of a game's main-line moves (public squares 0..89), as a list.
+
+    Reading works as on a list; ``append``/``extend``/``+=`` add legal moves at the end (as
+    Game.add_move, IllegalMoveError otherwise); deleting from an index to the end (``pop()``,
+    ``del moves[k:]``, ``clear()``) removes that main-line move and all after it (a variation
+    beside it then becomes the main line). Other edits raise TypeError: use the tree's methods.
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def _nodes(self) -> list[ChildNode]:
+        return list(self._game.mainline())
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        return self._game.mainline_moves()[index]
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self._game.mainline())
+
+    def __iter__(self) -> Iterator[Move]:
+        return (node.move for node in self._game.mainline())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, MainLineMoves)):
+            return self._game.mainline_moves() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._game.mainline_moves())
+
+    def append(self, value: Move) -> None:
+        self._game.add_move(value)
+
+    def extend(self, values: Iterable[Move]) -> None:
+        for move in list(values):
+            self._game.add_move(move)
+
+    def __iadd__(self, values: Iterable[Move]) -> MainLineMoves:
+        self.extend(values)
+        return self
+
+    def clear(self) -> None:
+        self._game.variations.clear()
+        self._game._changed()
+
+    def _cut(self, start: int) -> None:
+        nodes = self._nodes()
+        if start < 0:
+            start += len(nodes)
+        if not 0 <= start < len(nodes):
+            raise IndexError("main-line move index out of range")
+        node = nodes[start]
+        node.parent.variations.remove(node)  # a variation there becomes the main line
+        self._game._changed()
+
+    @overload
+    def __delitem__(self, index: int) -> None: ...
+    @overload
+    def __delitem__(self, index: slice) -> None: ...
+    def __delitem__(self, index: int | slice) -> None:
+        n = len(self)
+        if isinstance(index, slice):
+            start, stop, step = index.indices(n)
+            if step != 1 or (stop < n and stop > start):
+                raise TypeError("only the end of the main line can be deleted: del moves[k:]")
+            if start < stop:
+                self._cut(start)
+            return
+        if index not in (-1, n - 1):
+            raise TypeError("only the last main-line move can be deleted (pop())")
+        self._cut(index)
+
+    @overload
+    def __setitem__(self, index: int, value: Move) -> None: ...
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[Move]) -> None: ...
+    def __setitem__(self, index: int | slice, value: Move | Iterable[Move]) -> None:
+        raise TypeError("main-line moves cannot be replaced; edit the tree (add_variation...)")
+
+    def insert(self, index: int, value: Move) -> None:
+        if index < len(self):
+            raise TypeError("moves can only be added at the end of the main line")
+        self.append(value)
+
+
+class MainLineComments(MutableMapping[int, str]):
+    """A live view of the non-empty main-line comments by ply (0: before the first move)."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def _node(self, ply: int) -> GameNode:
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+            raise KeyError(ply)
+        node: GameNode = self._game
+        for _ in range(ply):
+            if not node.variations:
+                raise KeyError(ply)
+            node = node.variations[0]
+        return node
+
+    def __getitem__(self, ply: int) -> str:
+        comment = self._node(ply).comment
+        if not comment:
+            raise KeyError(ply)
+        return comment
+
+    def __setitem__(self, ply: int, text: str) -> None:
+        self._node(ply).comment = _check_text(text, "comment")
+
+    def __delitem__(self, ply: int) -> None:
+        node = self._node(ply)
+        if not node.comment:
+            raise KeyError(ply)
+        node.comment = ""
+
+    def __iter__(self) -> Iterator[int]:
+        if self._game.comment:
+            yield 0
+        for ply, node in enumerate(self._game.mainline(), 1):
+            if node.comment:
+                yield ply
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
 
 
 def _rebuild(
@@ -1366,18 +1531,29 @@ def read_game(source: str | IO[str], *, strict: bool = False) -> Game | None:
     return _read(src, strict)
 
 
+@overload
+def read_games(source: str, *, encoding: str | None = None, strict: bool = False) -> list[Game]: ...
+@overload
 def read_games(
-    source: str | os.PathLike[str] | IO[str] | IO[bytes],
+    source: os.PathLike[str] | IO[str] | IO[bytes] | bytes,
     *,
     encoding: str | None = None,
     strict: bool = False,
-) -> Iterator[Game]:
-    """Every game of PGN text, a path (os.PathLike), or an open text or binary file, lazily.
+) -> Iterator[Game]: ...
+def read_games(
+    source: str | os.PathLike[str] | IO[str] | IO[bytes] | bytes,
+    *,
+    encoding: str | None = None,
+    strict: bool = False,
+) -> list[Game] | Iterator[Game]:
+    """Every game of PGN text (a list), or of a path (os.PathLike) or an open text or binary
+    file (an iterator that reads one game at a time).
 
-    A str is PGN text (pass a pathlib.Path for a file name). Binary input is decoded with
-    encoding, or, when it is None, sniffed: a BOM (UTF-8 or UTF-16), else each line as UTF-8
-    and, failing that, GB18030 (a superset of GBK). Games are read one at a time, so memory
-    stays bounded by one game; each bad game carries its errors and the others still read.
+    A str is PGN text, already in memory, and gives a list as before; pass a pathlib.Path for
+    a file name. From a file or path, games are read lazily, so memory stays bounded by one
+    game. Binary input is decoded with encoding, or, when it is None, sniffed: a BOM (UTF-8
+    or UTF-16), else each line as UTF-8 and, failing that, GB18030 (a superset of GBK). Each
+    bad game carries its errors and the others still read; strict=True raises the first.
     """
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
@@ -1391,7 +1567,7 @@ def read_games(
         except LookupError:
             raise ValueError(f"unknown encoding {_quote(encoding)}") from None
     if isinstance(source, str):
-        return _iterate(_Source(None, text=source), strict)
+        return list(_iterate(_Source(None, text=source), strict))
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _iterate(_Source(io.BytesIO(bytes(source)), encoding=encoding), strict)
     if isinstance(source, os.PathLike):
