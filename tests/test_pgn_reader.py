@@ -183,6 +183,18 @@ def test_non_seekable_stream_result_less_game_then_another() -> None:
     assert [g.tags["Event"] for g in games] == ["one", "two"]
 
 
+def test_reading_a_file_object_does_not_keep_it_alive() -> None:
+    import gc
+    import weakref
+
+    handle = io.StringIO("1. h2e2 *\n1. c3c4 *\n")
+    assert read_game(handle) is not None
+    ref = weakref.ref(handle)
+    del handle
+    gc.collect()
+    assert ref() is None
+
+
 def test_a_bad_game_is_reported_with_its_number_and_the_others_still_read() -> None:
     text = (
         '[Event "1"]\n\n1. h2e2 h9g7 *\n\n'

@@ -1082,16 +1082,16 @@ _SOURCES: weakref.WeakKeyDictionary[object, _Source] = weakref.WeakKeyDictionary
 
 
 def _source_for(handle: object) -> _Source:
+    """The _Source of an open file, kept while the file object lives (so a second read_game
+    call gets the lines read past the first game's end)."""
     try:
         found = _SOURCES.get(handle)
-    except TypeError:
-        found = None
+    except TypeError:  # not weak-referenceable: text read past a game's end is lost
+        return _Source(handle)  # type: ignore[arg-type]
     if found is None:
-        found = _Source(handle)  # type: ignore[arg-type]
-        try:
-            _SOURCES[handle] = found
-        except TypeError:
-            pass  # not weak-referenceable: text read past a game's end is lost to later calls
+        # A proxy, not the file: a strong reference from the value would keep the key alive.
+        found = _Source(weakref.proxy(handle))
+        _SOURCES[handle] = found
     return found
 
 
@@ -1575,16 +1575,18 @@ def read_games(
     if hasattr(source, "readline"):
         src = _source_for(source)
         src.encoding = encoding
-        return _iterate(src, strict)
+        return _iterate(src, strict, source)
     raise TypeError(
         "read_games() takes PGN text (str), a path (os.PathLike) or an open file, "
         f"got {type(source).__name__}"
     )
 
 
-def _iterate(source: _Source, strict: bool) -> Iterator[Game]:
+def _iterate(source: _Source, strict: bool, keep: object = None) -> Iterator[Game]:
+    """The games of source; keep holds the file object alive while the iterator lives."""
     while (game := _read(source, strict)) is not None:
         yield game
+    del keep
 
 
 def _iterate_path(path: os.PathLike[str], encoding: str | None, strict: bool) -> Iterator[Game]:
