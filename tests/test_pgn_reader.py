@@ -28,18 +28,6 @@ def iccs_list(text: str) -> list[Move]:
     return [Move.from_iccs(t) for t in text.split()]
 
 
-def pyffish_accepts(game: Game) -> bool:
-    """Replay the main line in Fairy-Stockfish (ranks 1..10), an engine independent of ours."""
-    fen = game.fen
-    for move in game.moves:
-        s = move.iccs()
-        uci = f"{s[0]}{int(s[1]) + 1}{s[2]}{int(s[3]) + 1}"
-        if uci not in pyffish.legal_moves("xiangqi", fen, []):
-            return False
-        fen = pyffish.get_fen("xiangqi", fen, [uci])
-    return True
-
-
 # -- a published collection in three notations -------------------------------------------------
 
 
@@ -49,13 +37,38 @@ def test_xqdb_collection_reads_cleanly_in_each_notation() -> None:
         games = list(read_games(XQDB / name))
         assert all(g.errors == [] and g.unread == [] for g in games), name
         counts[name] = [len(g.moves) for g in games]
-        if name == "xqdb_uci.pgn":
-            assert all(pyffish_accepts(g) for g in games)
-        else:  # the same moves as the UCI file but for one ply (see the next test)
-            assert pyffish_accepts(games[1])
-    # Ply counts agree across the three files (the source lists the plies per game).
     assert len(set(map(tuple, counts.values()))) == 1
     assert counts["xqdb_uci.pgn"] == [127, 76, 107, 85, 124, 125]
+
+
+_FULLWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+
+
+def test_xqdb_uci_moves_in_fairy_stockfish_wxf_match_the_sources_wxf_text() -> None:
+    # Independent of our notation code: Fairy-Stockfish writes the source's UCI moves in WXF,
+    # and that text is compared, ply by ply, with the source's own full-width WXF file.
+    uci = list(read_games(XQDB / "xqdb_uci.pgn"))
+    text = (XQDB / "xqdb_international.pgn").read_text(encoding="utf-8").translate(_FULLWIDTH)
+    differences = []
+    for number, (game, block) in enumerate(zip(uci, text.split("\n\n[")), 1):
+        words = []
+        for word in block.split("\n\n", 1)[1].split():
+            if not word.endswith("."):
+                words += [word[i : i + 4] for i in range(0, len(word), 4)]
+        ranks1 = [
+            f"{m.iccs()[0]}{int(m.iccs()[1]) + 1}{m.iccs()[2]}{int(m.iccs()[3]) + 1}"
+            for m in game.moves
+        ]
+        ours = pyffish.get_san_moves(
+            "xiangqi", pyffish.start_fen("xiangqi"), ranks1, False, pyffish.NOTATION_XIANGQI_WXF
+        )
+        assert len(ours) == len(words)
+        for ply, (a, b) in enumerate(zip(ours, words), 1):
+            if b[0] in "+-" and b[1].isalpha():  # the source's "+P+1" is WXF's "P++1"
+                b = b[1] + b[0] + b[2:]
+            if a != b:
+                differences.append((number, ply, a, b))
+    assert differences == [(2, 71, "P++1", "P-+1")]  # see the next test
 
 
 def test_xqdb_notations_name_the_same_moves() -> None:
