@@ -14,6 +14,7 @@ from .fen import START_FEN
 from .move import Move
 from .pieces import BLACK, RED, Color, Piece, PieceType
 from .position import Position, generate_legal, legal_moves_batch, perft
+from .rules import Outcome, Termination
 from .squares import SQUARE_NAMES, parse_square, square, square_file, square_name, square_rank
 
 __version__ = "0.1.0"
@@ -27,11 +28,13 @@ __all__ = [
     "SQUARE_NAMES",
     "START_FEN",
     "STARTING_FEN",
+    "Termination",
     "Color",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
     "Move",
+    "Outcome",
     "Piece",
     "PieceType",
     "Position",

@@ -23,6 +23,8 @@
 # elephant, horse, rook, cannon, pawn), mv (encoded move), cap (captured
 # piece id), side (0 Red, 1 Black), q (the king's square being tested).
 
+from xiangqi.core.rules cimport Ply
+
 cdef enum:
     MAX_MOVES = 128     # pseudo-legal moves of one position never exceed 119
     MAX_DEPTH = 64      # deepest perft the boundary accepts (bounds the C stack)
@@ -53,7 +55,27 @@ cdef bint book_check(const BoardState* b, int side) noexcept nogil
 cdef bint legal_move_ee(const BoardState* b, int mv) noexcept nogil
 cdef long long perft_nodes(BoardState* b, int depth) noexcept nogil
 
+# outcome_code() results: termination | winner << 4, 0 while the game goes on.
+# Terminations (xiangqi.rules.Termination uses the same numbers):
+cdef enum:
+    END_CHECKMATE = 1
+    END_STALEMATE = 2               # no legal move while not in check: a loss
+    END_PERPETUAL_CHECK = 3
+    END_PERPETUAL_CHASE = 4
+    END_REPETITION = 5              # a draw
+    END_MOVE_RULE = 6               # a draw
+    END_INSUFFICIENT_MATERIAL = 7   # a draw
+# Winners: 0 draw, 1 + colour (1 Red, 2 Black).
+
+cdef bint has_legal_move(BoardState* b) noexcept nogil
+cdef int outcome_code(BoardState* b, const Ply* plies, int n, int count, int limit) noexcept nogil
+
 cdef class Board:
     cdef BoardState st
-    cdef list history               # undo records of push(): mv | cap << 16
+    cdef Ply* plies                 # the one history: plies[0] the root, plies[nply] now
+    cdef int nply                   # moves pushed and not popped
+    cdef int capacity               # entries allocated in plies
+    cdef long long fullmove0        # FEN move number at the root
     cdef bint _is_legal(self, int mv) noexcept
+    cdef int _reserve(self, int entries) except -1
+    cdef void _reset_history(self, int clock) noexcept

@@ -7,8 +7,27 @@ boundary and check every value a caller passes. See ``_core.pxd`` for the map.
 
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
-from libc.stdlib cimport free, malloc
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
+
+from xiangqi.core.rules cimport (
+    RULING_DRAW,
+    RULING_LOSS_CHASE,
+    RULING_LOSS_CHECK,
+    RULING_NONE,
+    RULING_WIN_CHASE,
+    RULING_WIN_CHECK,
+    Ply,
+    ReplayBoard,
+    chased_now,
+    count_occurrences,
+    insufficient_material,
+    judge_repetition,
+    move_rule_reached,
+    replay_load,
+)
+from xiangqi.core.zobrist cimport key_after_move, key_from_scratch
 
 # ---------------------------------------------------------------------------
 # Tables. Filled once at import by _init_tables() from geometry, read-only after.
@@ -684,6 +703,55 @@ cdef int count_legal_moves(BoardState* b) noexcept nogil:
     return count
 
 
+cdef bint has_legal_move(BoardState* b) noexcept nogil:
+    """Has the side to move a legal move? Stops at the first one found."""
+    cdef int moves[MAX_MOVES]
+    cdef int n = generate_pseudo(b, moves)
+    cdef int k = b.piece_square[16 + 16 * b.side]
+    cdef unsigned char hot[256]
+    cdef bint checked
+    cdef int i, mv
+    if not k:
+        return 0
+    checked = mark_threats(b, k, hot)
+    for i in range(n):
+        mv = moves[i]
+        if not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked):
+            return 1
+    return 0
+
+
+cdef int outcome_code(BoardState* b, const Ply* plies, int n, int count, int limit) noexcept nogil:
+    """How the game stands by the rules: 0 while it goes on, else termination | winner << 4.
+
+    b is the current position and plies[0..n] its history (plies[n] describes b); count
+    is the number of occurrences that rules a repetition (>= 2); limit the no-capture
+    limit in plies. Terminations are the END_* constants of _core.pxd; winner is 0 for a
+    draw, 1 + colour otherwise. Order: no legal move (checkmate or stalemate, a loss),
+    insufficient material, repetition (perpetual check, perpetual chase or a draw), the
+    move rule. Allocates nothing; the board is left as it was.
+    """
+    cdef int side = b.side, ruling
+    if not has_legal_move(b):
+        return (END_CHECKMATE if in_check(b, side) else END_STALEMATE) | ((2 - side) << 4)
+    if insufficient_material(b.piece_square):
+        return END_INSUFFICIENT_MATERIAL
+    ruling = judge_repetition(b.squares, side, plies, n, count)
+    if ruling == RULING_DRAW:
+        return END_REPETITION
+    if ruling == RULING_WIN_CHECK:
+        return END_PERPETUAL_CHECK | ((1 + side) << 4)
+    if ruling == RULING_LOSS_CHECK:
+        return END_PERPETUAL_CHECK | ((2 - side) << 4)
+    if ruling == RULING_WIN_CHASE:
+        return END_PERPETUAL_CHASE | ((1 + side) << 4)
+    if ruling == RULING_LOSS_CHASE:
+        return END_PERPETUAL_CHASE | ((2 - side) << 4)
+    if move_rule_reached(plies, n, limit):
+        return END_MOVE_RULE
+    return 0
+
+
 cdef int generate_legal_book(BoardState* b, int* moves) noexcept nogil:
     # The book's path: pseudo-legal moves of the book's routines kept by the legal
     # SaveMove of 4.6 (make, Check(side), unmake).
@@ -878,10 +946,45 @@ cdef class Board:
 
     def __cinit__(self):
         clear_board(&self.st)
-        self.history = []
+        self.plies = NULL
+        self.capacity = 0
+        self._reserve(64)
+        self.fullmove0 = 1
+        self._reset_history(0)
 
-    def load(self, const unsigned char[::1] codes not None, object side_to_move):
+    def __dealloc__(self):
+        free(self.plies)
+
+    cdef int _reserve(self, int entries) except -1:
+        # Room for `entries` history entries; MemoryError (nothing changed) if none is left.
+        cdef int capacity = self.capacity
+        cdef Ply* grown
+        if entries <= capacity:
+            return 0
+        while capacity < entries:
+            capacity = capacity * 2 if capacity else 64
+        grown = <Ply*>realloc(self.plies, sizeof(Ply) * capacity)
+        if grown == NULL:
+            raise MemoryError()
+        self.plies = grown
+        self.capacity = capacity
+        return 0
+
+    cdef void _reset_history(self, int clock) noexcept:
+        # Forget the moves: the current position becomes the root, with this halfmove clock.
+        self.nply = 0
+        self.plies[0].key = key_from_scratch(self.st.squares, self.st.side)
+        self.plies[0].move = 0
+        self.plies[0].captured = 0
+        self.plies[0].clock = clock
+        self.plies[0].check = in_check(&self.st, self.st.side)
+
+    def load(self, const unsigned char[::1] codes not None, object side_to_move,
+             object halfmove_clock=0, object fullmove_number=1):
         """Replace the position with 90 piece codes and a side to move, after checking it.
+
+        The history is cleared: the position becomes the root, with the FEN counters
+        given (halfmove clock 0..2**31-1, move number 1..2**31-1).
 
         Raises ValueError naming the first problem: piece counts, a piece on a
         point its kind can never reach, facing kings, or the side not to move
@@ -893,6 +996,8 @@ cdef class Board:
         if codes.shape[0] != 90:
             raise ValueError(f"expected 90 squares, got {codes.shape[0]}")
         cdef int side = check_int(side_to_move, "side (0 Red, 1 Black)", 0, 1)
+        cdef int clock = check_int(halfmove_clock, "halfmove clock", 0, 2147483647)
+        cdef int fullmove = check_int(fullmove_number, "move number", 1, 2147483647)
         clear_board(&st)
         memset(counts, 0, sizeof(counts))
         st.side = side
@@ -925,7 +1030,8 @@ cdef class Board:
         if in_check(&st, 1 - side):
             raise ValueError(f"{SIDE_NAMES[1 - side]} is in check but it is {SIDE_NAMES[side]}'s move")
         memcpy(&self.st, &st, sizeof(BoardState))
-        self.history = []
+        self.fullmove0 = fullmove
+        self._reset_history(clock)
 
     def codes(self):
         """The 90 piece codes by public square, as bytes."""
@@ -953,15 +1059,96 @@ cdef class Board:
     @property
     def ply(self):
         """Number of moves pushed and not yet popped."""
-        return len(self.history)
+        return self.nply
+
+    @property
+    def halfmove_clock(self):
+        """Plies since the last capture (FEN field 5), counting from the root's clock."""
+        return self.plies[self.nply].clock
+
+    @property
+    def fullmove_number(self):
+        """FEN move number: the root's, plus one after each Black move."""
+        cdef int root_side = self.st.side ^ (self.nply & 1)
+        return self.fullmove0 + (self.nply + root_side) // 2
+
+    def set_counters(self, object halfmove_clock, object fullmove_number):
+        """Set the current halfmove clock and move number (the moves pushed are kept)."""
+        cdef int clock = check_int(halfmove_clock, "halfmove clock", 0, 2147483647)
+        cdef int fullmove = check_int(fullmove_number, "move number", 1, 2147483647)
+        cdef int root_side = self.st.side ^ (self.nply & 1)
+        self.plies[self.nply].clock = clock
+        self.fullmove0 = fullmove - (self.nply + root_side) // 2
 
     def copy(self, bint history=True):
-        """An independent copy of the position, with its undo records unless history=False."""
+        """An independent copy of the position, with its history unless history=False."""
         cdef Board other = Board.__new__(Board)
+        cdef int root_side
+        other._reserve(self.nply + 1 if history else 1)
         memcpy(&other.st, &self.st, sizeof(BoardState))
         if history:
-            other.history = list(self.history)
+            memcpy(other.plies, self.plies, sizeof(Ply) * (self.nply + 1))
+            other.nply = self.nply
+            other.fullmove0 = self.fullmove0
+        else:
+            root_side = self.st.side ^ (self.nply & 1)
+            other.fullmove0 = self.fullmove0 + (self.nply + root_side) // 2
+            other._reset_history(self.plies[self.nply].clock)
         return other
+
+    def moves(self):
+        """The moves pushed and not popped, oldest first, as from_square * 90 + to_square."""
+        cdef int i, mv
+        out = []
+        for i in range(1, self.nply + 1):
+            mv = self.plies[i].move
+            out.append(PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8])
+        return out
+
+    def peek(self):
+        """The last pushed move as from_square * 90 + to_square; IndexError if none."""
+        if not self.nply:
+            raise IndexError("no moves have been pushed")
+        cdef int mv = self.plies[self.nply].move
+        return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
+
+    def zobrist_hash(self):
+        """64-bit Zobrist key of the position, kept incrementally (see core/zobrist.pxd)."""
+        return self.plies[self.nply].key
+
+    def zobrist_from_scratch(self):
+        """The same key computed from the whole board (for tests)."""
+        return key_from_scratch(self.st.squares, self.st.side)
+
+    def occurrences(self):
+        """How many times the current position has occurred since the last capture."""
+        return count_occurrences(self.plies, self.nply)
+
+    def outcome(self, object repetitions, object move_limit):
+        """The rules' verdict as termination | winner << 4 (0: the game goes on).
+
+        repetitions (2..1000) is how many occurrences of a position rule a repetition;
+        move_limit (1..2**31-1) the plies without capture that draw. See outcome_code.
+        """
+        cdef int count = check_int(repetitions, "repetitions", 2, 1000)
+        cdef int limit = check_int(move_limit, "move_limit", 1, 2147483647)
+        return outcome_code(&self.st, self.plies, self.nply, count, limit)
+
+    def chased(self, object side):
+        """Public squares of the pieces `side` chases now (diagnostic; see core/rules.pxd)."""
+        cdef ReplayBoard r
+        cdef int chaser = check_int(side, "side (0 Red, 1 Black)", 0, 1)
+        cdef unsigned int mask
+        cdef int slot
+        replay_load(&r, self.st.squares)
+        mask = chased_now(&r, chaser)
+        return sorted(PUBLIC_OF[r.where[32 - 16 * chaser + slot]]
+                      for slot in range(16) if mask & (1u << slot))
+
+    def ruling(self, object repetitions):
+        """The repetition ruling alone, from the side to move's view (RULING_* of rules.pxd)."""
+        cdef int count = check_int(repetitions, "repetitions", 2, 1000)
+        return judge_repetition(self.st.squares, self.st.side, self.plies, self.nply, count)
 
     def legal_moves(self, list table not None):
         """Legal moves as table[from_square * 90 + to_square] for each; table must hold 8100."""
@@ -1014,20 +1201,32 @@ cdef class Board:
     def push(self, from_square, to_square):
         """Play the move if it is legal and return True; otherwise change nothing, return False."""
         cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
-        cdef int cap
+        cdef int cap, pc
+        cdef Ply* prev
+        cdef Ply* ply
         if not self._is_legal(mv):
             return False
+        self._reserve(self.nply + 2)    # may raise MemoryError; nothing has changed yet
+        # From here on no Python code runs, so another thread never sees a half-made move.
+        pc = self.st.squares[mv & 255]
         cap = make_move(&self.st, mv)
-        self.history.append(mv | (cap << 16))
+        prev = &self.plies[self.nply]
+        ply = &self.plies[self.nply + 1]
+        ply.key = key_after_move(prev.key, pc, mv & 255, mv >> 8, cap)
+        ply.move = mv
+        ply.captured = cap
+        ply.clock = 0 if cap else (prev.clock + 1 if prev.clock < 2147483647 else prev.clock)
+        ply.check = in_check(&self.st, self.st.side)
+        self.nply += 1
         return True
 
     def pop(self):
         """Undo the last push(); return it as from_square * 90 + to_square."""
-        if not self.history:
+        if not self.nply:
             raise IndexError("pop from a position with no moves to undo")
-        cdef int rec = self.history.pop()
-        cdef int mv = rec & 0xffff
-        unmake_move(&self.st, mv, rec >> 16)
+        cdef int mv = self.plies[self.nply].move
+        unmake_move(&self.st, mv, self.plies[self.nply].captured)
+        self.nply -= 1
         return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
 
     def is_check(self, bint book=False):

@@ -7,6 +7,7 @@ xiangqi.squares. This is the only module that talks to xiangqi._core.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, cast
 
 from . import _core
 from .errors import IllegalMoveError, InvalidFenError
@@ -15,32 +16,52 @@ from .move import MOVES, Move
 from .pieces import Color, Piece, PieceType
 from .squares import SQUARE_NAMES
 
+if TYPE_CHECKING:
+    from .rules import Outcome
+
 
 class Position:
     """A xiangqi position: pieces, side to move, counters, and the moves pushed so far.
 
     ``Position()`` is the start position; ``Position(fen)`` any other. Invalid
     FEN raises InvalidFenError (a ValueError) naming what is wrong.
+
+    All state, the history included, lives in one core Board: every public call
+    changes it in one core call, so a Position shared between threads can be used
+    wrongly (python-chess's contract holds: one object, one thread at a time) but
+    never left half-changed.
     """
 
-    __slots__ = ("_board", "_stack", "halfmove_clock", "fullmove_number")
+    __slots__ = ("_board",)
 
     _board: _core.Board
-    _stack: list[tuple[Move, int]]
-    halfmove_clock: int
-    fullmove_number: int
 
     def __init__(self, fen: str = START_FEN) -> None:
         parsed = parse_fen(fen)
         board = _core.Board()
         try:
-            board.load(parsed.codes, parsed.side)
+            board.load(parsed.codes, parsed.side, parsed.halfmove_clock, parsed.fullmove_number)
         except ValueError as exc:
             raise InvalidFenError(f"{exc}: {fen!r}") from None
         self._board = board
-        self._stack = []
-        self.halfmove_clock = parsed.halfmove_clock
-        self.fullmove_number = parsed.fullmove_number
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture (FEN field 5); the move rule counts it."""
+        return int(self._board.halfmove_clock)
+
+    @halfmove_clock.setter
+    def halfmove_clock(self, value: int) -> None:
+        self._board.set_counters(value, self._board.fullmove_number)
+
+    @property
+    def fullmove_number(self) -> int:
+        """FEN move number (field 6): starts at the FEN's, grows after each Black move."""
+        return int(self._board.fullmove_number)
+
+    @fullmove_number.setter
+    def fullmove_number(self, value: int) -> None:
+        self._board.set_counters(self._board.halfmove_clock, value)
 
     # -- reading the position -------------------------------------------------
 
@@ -94,15 +115,10 @@ class Position:
         """Play a legal move. An illegal one raises IllegalMoveError and changes nothing."""
         if not isinstance(move, Move):
             raise TypeError(f"push() takes a Move, got {type(move).__name__}")
-        captured = self._board.piece_at(move.to_square)
         if not self._board.push(move.from_square, move.to_square):
             raise IllegalMoveError(
                 f"illegal move {move} ({self._why_illegal(move)}) in {self.fen()!r}"
             )
-        self._stack.append((move, self.halfmove_clock))
-        self.halfmove_clock = 0 if captured else self.halfmove_clock + 1
-        if self._board.side == 0:
-            self.fullmove_number += 1
 
     def push_iccs(self, text: str) -> Move:
         """Parse ICCS text ("h2e2"), play it, and return the Move."""
@@ -121,24 +137,16 @@ class Position:
 
     def pop(self) -> Move:
         """Undo the last pushed move and return it; IndexError if there is none."""
-        if not self._stack:
-            raise IndexError("pop from a position with no moves to undo")
-        self._board.pop()
-        move, self.halfmove_clock = self._stack.pop()
-        if self._board.side == 1:
-            self.fullmove_number -= 1
-        return move
+        return cast(Move, MOVES[self._board.pop()])
 
     def peek(self) -> Move:
         """The last pushed move; IndexError if there is none."""
-        if not self._stack:
-            raise IndexError("no moves have been pushed")
-        return self._stack[-1][0]
+        return cast(Move, MOVES[self._board.peek()])
 
     @property
     def move_stack(self) -> list[Move]:
-        """The moves pushed and not popped, oldest first."""
-        return [move for move, _ in self._stack]
+        """The moves pushed and not popped, oldest first (a new list)."""
+        return [cast(Move, MOVES[code]) for code in self._board.moves()]
 
     def _why_illegal(self, move: Move) -> str:
         piece = self.piece_at(move.from_square)
@@ -174,15 +182,40 @@ class Position:
         """Not in check but no legal move (困毙): in xiangqi this also loses."""
         return not self.is_check() and not self.has_legal_moves()
 
-    def is_game_over(self) -> bool:
-        """The side to move has no legal move (checkmate or stalemate both lose)."""
-        return not self.has_legal_moves()
+    def outcome(self, repetitions: int = 3, move_limit: int = 120) -> Outcome | None:
+        """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
 
-    def result(self) -> str:
-        """ "1-0" or "0-1" when the game is over, else "*" (repetition rules are not judged)."""
-        if self.has_legal_moves():
-            return "*"
-        return "0-1" if self.turn == Color.RED else "1-0"
+        repetitions: how many occurrences of a position rule on a repetition (3 in
+        play; 2 rules at the first repetition, as engines do in search). move_limit:
+        plies without a capture that draw (120 = the 60-move rule); a side's checks
+        beyond its first ten in that stretch do not count. Bad values raise
+        TypeError or ValueError.
+        """
+        code = self._board.outcome(repetitions, move_limit)
+        if not code:
+            return None
+        from .rules import _outcome_of_code
+
+        return _outcome_of_code(code)
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Has the current position occurred at least count times (since the last capture)?"""
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise TypeError(f"count must be an int, got {type(count).__name__}")
+        return bool(self._board.occurrences() >= count)
+
+    def zobrist_hash(self) -> int:
+        """The 64-bit Zobrist key of the pieces and side to move (stable across runs)."""
+        return int(self._board.zobrist_hash())
+
+    def is_game_over(self, repetitions: int = 3, move_limit: int = 120) -> bool:
+        """Has the game ended by the rules (outcome() is not None)?"""
+        return bool(self._board.outcome(repetitions, move_limit))
+
+    def result(self, repetitions: int = 3, move_limit: int = 120) -> str:
+        """ "1-0", "0-1" or "1/2-1/2" when the game has ended by the rules, else "*"."""
+        outcome = self.outcome(repetitions, move_limit)
+        return "*" if outcome is None else outcome.result()
 
     def perft(self, depth: int, bulk: bool = True) -> int:
         """Leaf count of the legal move tree at depth, counted in the core without the GIL.
@@ -202,9 +235,6 @@ class Position:
         """An independent copy; with stack=False it forgets the moves pushed so far."""
         other = Position.__new__(Position)
         other._board = self._board.copy(stack)
-        other._stack = list(self._stack) if stack else []
-        other.halfmove_clock = self.halfmove_clock
-        other.fullmove_number = self.fullmove_number
         return other
 
     def __copy__(self) -> Position:
@@ -213,7 +243,7 @@ class Position:
     def __reduce__(self) -> tuple[Callable[[str, list[str]], Position], tuple[str, list[str]]]:
         """Pickle as the position before the pushed moves plus those moves (ICCS)."""
         root = self.copy()
-        moves = [root.pop().iccs() for _ in range(len(root._stack))]
+        moves = [root.pop().iccs() for _ in range(root._board.ply)]
         return _unpickle, (root.fen(), moves[::-1])
 
     def _key(self) -> tuple[bytes, int]:
@@ -272,7 +302,7 @@ class Position:
         """SVG picture for notebooks (see xiangqi.svg)."""
         from .svg import board
 
-        return board(self, lastmove=self._stack[-1][0] if self._stack else None)
+        return board(self, lastmove=self.peek() if self._board.ply else None)
 
 
 def _unpickle(fen: str, moves: list[str]) -> Position:
