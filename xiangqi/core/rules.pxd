@@ -1,8 +1,8 @@
 # Game-end judging over a position and its history: repetition lookup, perpetual check,
 # perpetual chase (Asian / AXF rules), the move rule and insufficient material.
 #
-# Everything here is `noexcept nogil` C over plain arrays, so batch and RL code can call
-# it per environment without the GIL. It reads only:
+# Everything here is `noexcept nogil` C, so batch and RL code can call it per
+# environment without the GIL. The judging functions read only:
 #   squares   unsigned char[256]: the core's 16x16 board of piece ids (0 empty, 0xFF off board)
 #   side      the side to move at the current position (0 Red, 1 Black)
 #   plies     Ply[n + 1]: plies[0] is the root (the position the history starts from),
@@ -10,12 +10,16 @@
 # and never writes to them (the chase analysis replays moves on a private copy).
 #
 # Entry points (return codes below):
+#   outcome_code(b, plies, n, count, limit)     the whole verdict for BoardState b: END_* |
+#                                               winner << 4, 0 while the game goes on
 #   count_occurrences(plies, n)                 times the current position has occurred
 #   judge_repetition(squares, side, plies, n, count)   RULING_* for the current position
 #   move_rule_reached(plies, n, limit)          1 when the no-capture limit is reached
-#   insufficient_material(squares)              1 when neither side has an attacking piece
-# The outcome of a game also needs "has the side to move a legal move?", which is the
-# core's move generator: see outcome_code in _core.pxd, which combines all of these.
+#   insufficient_material(piece_square)         1 when neither side has an attacking piece
+#   has_legal_move(b)                           the side to move has a legal move
+# A caller keeping its own history appends one Ply per move: key = key_after_move(...)
+# (zobrist.pxd), move, captured, clock = 0 after a capture else previous + 1, and
+# check = in_check(b, b.side) after the move (movegen.pxd).
 #
 # Rules (the Python docstring of xiangqi.rules says the same for users):
 # - A ruling is made when the current position has occurred `count` times (3 in play,
@@ -46,6 +50,9 @@
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
+from xiangqi.core.movegen cimport generate_pseudo, in_check, is_legal_pseudo, mark_threats
+from xiangqi.core.state cimport MAX_MOVES, BoardState
+
 # One entry of a game's history: the position after a move (plies[0]: the root).
 cdef struct Ply:
     uint64_t key        # Zobrist key of the position (see zobrist.pxd)
@@ -62,6 +69,17 @@ cdef enum:
     RULING_LOSS_CHECK = 3   # the side to move loses: it checked perpetually
     RULING_WIN_CHASE = 4    # the side to move wins: the other side chased perpetually
     RULING_LOSS_CHASE = 5   # the side to move loses: it chased perpetually
+
+# outcome_code() terminations (xiangqi.rules.Termination uses the same numbers); the
+# winner sits above them: code = termination | winner << 4, winner 0 draw, 1 + colour.
+cdef enum:
+    END_CHECKMATE = 1
+    END_STALEMATE = 2               # no legal move while not in check: a loss
+    END_PERPETUAL_CHECK = 3
+    END_PERPETUAL_CHASE = 4
+    END_REPETITION = 5              # a draw
+    END_MOVE_RULE = 6               # a draw
+    END_INSUFFICIENT_MATERIAL = 7   # a draw
 
 cdef enum:
     RULES_MAX_SPAN = 4096   # longest span analysed for chases (plies); longer: checks only
@@ -375,3 +393,51 @@ cdef inline bint insufficient_material(const unsigned char* where) noexcept nogi
             if where[16 + 16 * side + slot]:
                 return 0
     return 1
+
+
+cdef inline bint has_legal_move(BoardState* b) noexcept nogil:
+    # Has the side to move a legal move? The fast generator's filter, stopping at the
+    # first legal move (b is changed and restored while testing).
+    cdef int moves[MAX_MOVES]
+    cdef int n = generate_pseudo(b, moves)
+    cdef int k = b.piece_square[16 + 16 * b.side]
+    cdef unsigned char hot[256]
+    cdef bint checked
+    cdef int i, mv
+    if not k:
+        return 0
+    checked = mark_threats(b, k, hot)
+    for i in range(n):
+        mv = moves[i]
+        if not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked):
+            return 1
+    return 0
+
+
+cdef inline int outcome_code(BoardState* b, const Ply* plies, int n, int count,
+                             int limit) noexcept nogil:
+    # How the game stands: 0 while it goes on, else END_* | winner << 4 (winner 0 draw,
+    # 1 + colour). b is the current position and plies[0..n] its history (plies[n]
+    # describes b); count (>= 2) occurrences rule a repetition; limit is the no-capture
+    # limit in plies. Order: no legal move (checkmate or stalemate, a loss), insufficient
+    # material, repetition (perpetual check, perpetual chase, or a draw), the move rule.
+    # Allocates nothing; b is left as it was.
+    cdef int side = b.side, ruling
+    if not has_legal_move(b):
+        return (END_CHECKMATE if in_check(b, side) else END_STALEMATE) | ((2 - side) << 4)
+    if insufficient_material(b.piece_square):
+        return END_INSUFFICIENT_MATERIAL
+    ruling = judge_repetition(b.squares, side, plies, n, count)
+    if ruling == RULING_DRAW:
+        return END_REPETITION
+    if ruling == RULING_WIN_CHECK:
+        return END_PERPETUAL_CHECK | ((1 + side) << 4)
+    if ruling == RULING_LOSS_CHECK:
+        return END_PERPETUAL_CHECK | ((2 - side) << 4)
+    if ruling == RULING_WIN_CHASE:
+        return END_PERPETUAL_CHASE | ((1 + side) << 4)
+    if ruling == RULING_LOSS_CHASE:
+        return END_PERPETUAL_CHASE | ((2 - side) << 4)
+    if move_rule_reached(plies, n, limit):
+        return END_MOVE_RULE
+    return 0
