@@ -59,8 +59,12 @@ Deliberate simplifications
   led into the first occurrence is not, unlike Fairy-Stockfish, which also intersects
   that move's chases.
 * A capture resets the repetition window; pawn moves do not (a crossed pawn moving
-  sideways is reversible, and the rule book counts such repetitions; Fairy-Stockfish
-  resets its window on every pawn move and so never rules them).
+  sideways is reversible).
+* A pinned piece neither attacks nor protects, even when its capture would take the
+  pinning piece (as WXF diagram 39 is read in Fairy-Stockfish's test suite); a move that
+  gives check is judged for chases too, like any other.
+* Threats created by a discovered check are judged like any other threat (the victim
+  must still be unprotected), where Fairy-Stockfish counts some of them outright.
 * Spans longer than 4096 plies are judged for perpetual check only.
 
 Known differences from Fairy-Stockfish are pinned as named tests in
