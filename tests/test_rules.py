@@ -149,6 +149,34 @@ def test_transposed_move_orders_and_swapped_rooks_give_one_key() -> None:
 # ------------------------------------------------------------------ API
 
 
+def test_no_legal_move_verdict_agrees_with_the_generator() -> None:
+    # outcome() tests "has a legal move?" with its own early-exit walk; it must agree with
+    # the full generator in every position: random games from the perft data positions
+    # and the start, checks, pins and endgames included.
+    from conftest import load_perft_cases
+
+    rng = random.Random(5)
+    fens = [xiangqi.START_FEN] + [case.fen for case in load_perft_cases()]
+    seen_over = 0
+    for _game in range(120):
+        pos = Position(rng.choice(fens))
+        for _ in range(150):
+            moves = pos.legal_moves()
+            outcome = pos.outcome(repetitions=1000, move_limit=10**6)
+            no_move = outcome is not None and outcome.termination in (
+                Termination.CHECKMATE,
+                Termination.STALEMATE,
+            )
+            assert no_move == (not moves), pos.fen()
+            if not moves:
+                assert outcome is not None and outcome.winner == Color(1 - pos.turn)
+                assert (outcome.termination == Termination.CHECKMATE) == pos.is_check()
+                seen_over += 1
+                break
+            pos.push(rng.choice(moves))
+    assert seen_over > 10
+
+
 def test_outcome_is_none_while_the_game_goes_on() -> None:
     pos = Position()
     assert pos.outcome() is None

@@ -61,3 +61,4 @@ cdef class Board:
     cdef bint _is_legal(self, int mv) noexcept
     cdef int _reserve(self, int entries) except -1
     cdef void _reset_history(self, int clock) noexcept
+    cdef int _outcome(self, object repetitions, object move_limit) except -1

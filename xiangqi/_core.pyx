@@ -8,6 +8,7 @@ check every value a caller passes, then call the rooms of ``xiangqi/core/*.pxd``
 """
 
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint64_t
@@ -305,14 +306,29 @@ cdef class Board:
         """How many times the current position has occurred since the last capture."""
         return count_occurrences(self.plies, self.nply)
 
-    def outcome(self, object repetitions, object move_limit):
+    def outcome(self, object repetitions=3, object move_limit=120):
         """The rules' verdict as termination | winner << 4 (0: the game goes on).
 
         repetitions (2..1000) is how many occurrences of a position rule a repetition;
         move_limit (1..2**31-1) the plies without capture that draw. See outcome_code.
         """
-        cdef int count = check_int(repetitions, "repetitions", 2, 1000)
-        cdef int limit = check_int(move_limit, "move_limit", 1, 2147483647)
+        return self._outcome(repetitions, move_limit)
+
+    cdef int _outcome(self, object repetitions, object move_limit) except -1:
+        cdef int count, limit, overflow = 0
+        cdef long long value
+        # Fast path for exact ints in range (this runs after every ply of a game); any
+        # other value goes through check_int, which raises the error.
+        if type(repetitions) is int and type(move_limit) is int:
+            value = PyLong_AsLongLongAndOverflow(repetitions, &overflow)
+            if not overflow and 2 <= value <= 1000:
+                count = <int>value
+                value = PyLong_AsLongLongAndOverflow(move_limit, &overflow)
+                if not overflow and 1 <= value <= 2147483647:
+                    limit = <int>value
+                    return outcome_code(&self.st, self.plies, self.nply, count, limit)
+        count = check_int(repetitions, "repetitions", 2, 1000)
+        limit = check_int(move_limit, "move_limit", 1, 2147483647)
         return outcome_code(&self.st, self.plies, self.nply, count, limit)
 
     def chased(self, object side):
@@ -587,6 +603,29 @@ def legal_moves_batch(list boards not None):
     return memoryview(move_bytes).cast("H"), memoryview(offset_bytes).cast("q")
 
 
+def outcome_method(decode):
+    """Build Position.outcome: ask the core for the verdict, return decode(code) or None.
+
+    A compiled method, so the call after every ply of a game costs no Python frame.
+    decode turns a nonzero code (termination | winner << 4) into an Outcome.
+    """
+    def outcome(self, repetitions=3, move_limit=120):
+        """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
+
+        repetitions: how many occurrences of a position rule on a repetition (3 in
+        play; 2 rules at the first repetition, as engines do in search). move_limit:
+        plies without a capture that draw (120 = the 60-move rule); a side's checks
+        beyond its first ten in that stretch do not count. Bad values raise
+        TypeError or ValueError.
+        """
+        cdef Board board = self._board
+        cdef int code = board._outcome(repetitions, move_limit)
+        if code == 0:
+            return None
+        return decode(code)
+    return outcome
+
+
 def book_tables():
     """The direction, leg/eye and position tables as Python lists, for tests to compare
     with the book's printed tables. Position tables are 256 entries, 16x16 order."""
@@ -610,3 +649,4 @@ def book_tables():
         "HorsePin": [EE_HORSE_PIN[i] for i in range(512)],
         "InFort": [EE_IN_FORT[i] for i in range(256)],
     }
+

@@ -14,6 +14,7 @@ from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN, board_fen, parse_fen
 from .move import MOVES, Move
 from .pieces import Color, Piece, PieceType
+from .rules import _outcome_of_code
 from .squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
@@ -182,21 +183,20 @@ class Position:
         """Not in check but no legal move (困毙): in xiangqi this also loses."""
         return not self.is_check() and not self.has_legal_moves()
 
-    def outcome(self, repetitions: int = 3, move_limit: int = 120) -> Outcome | None:
-        """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
+    if TYPE_CHECKING:
 
-        repetitions: how many occurrences of a position rule on a repetition (3 in
-        play; 2 rules at the first repetition, as engines do in search). move_limit:
-        plies without a capture that draw (120 = the 60-move rule); a side's checks
-        beyond its first ten in that stretch do not count. Bad values raise
-        TypeError or ValueError.
-        """
-        code = self._board.outcome(repetitions, move_limit)
-        if not code:
-            return None
-        from .rules import _outcome_of_code
+        def outcome(self, repetitions: int = 3, move_limit: int = 120) -> Outcome | None:
+            """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
 
-        return _outcome_of_code(code)
+            repetitions: how many occurrences of a position rule on a repetition (3 in
+            play; 2 rules at the first repetition, as engines do in search). move_limit:
+            plies without a capture that draw (120 = the 60-move rule); a side's checks
+            beyond its first ten in that stretch do not count. Bad values raise
+            TypeError or ValueError.
+            """
+    else:
+        # The same, compiled: no Python frame in the call made after every ply.
+        outcome = _core.outcome_method(_outcome_of_code)
 
     def is_repetition(self, count: int = 3) -> bool:
         """Has the current position occurred at least count times (since the last capture)?"""

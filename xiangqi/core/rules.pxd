@@ -16,7 +16,7 @@
 #   judge_repetition(squares, side, plies, n, count)   RULING_* for the current position
 #   move_rule_reached(plies, n, limit)          1 when the no-capture limit is reached
 #   insufficient_material(piece_square)         1 when neither side has an attacking piece
-#   has_legal_move(b)                           the side to move has a legal move
+#   has_legal_move(b, checked)                  the side to move has a legal move
 # A caller keeping its own history appends one Ply per move: key = key_after_move(...)
 # (zobrist.pxd), move, captured, clock = 0 after a capture else previous + 1, and
 # check = in_check(b, b.side) after the move (movegen.pxd).
@@ -50,8 +50,22 @@
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
-from xiangqi.core.movegen cimport generate_pseudo, in_check, is_legal_pseudo, mark_threats
-from xiangqi.core.state cimport MAX_MOVES, BoardState
+from xiangqi.core.movegen cimport in_check
+from xiangqi.core.state cimport OFF_BOARD, BoardState, make_move, unmake_move
+from xiangqi.core.tables cimport (
+    ADVISOR_STEPS,
+    ADVISOR_ZONE,
+    ELEPHANT_EYES,
+    ELEPHANT_STEPS,
+    ELEPHANT_ZONE,
+    HORSE_LEGS,
+    HORSE_STEPS,
+    KING_STEPS,
+    KING_ZONE,
+    PAWN_STEPS,
+    PAWN_ZONE,
+    ROOK_DIRS,
+)
 
 # One entry of a game's history: the position after a move (plies[0]: the root).
 cdef struct Ply:
@@ -395,22 +409,90 @@ cdef inline bint insufficient_material(const unsigned char* where) noexcept nogi
     return 1
 
 
-cdef inline bint has_legal_move(BoardState* b) noexcept nogil:
-    # Has the side to move a legal move? The fast generator's filter, stopping at the
-    # first legal move (b is changed and restored while testing).
-    cdef int moves[MAX_MOVES]
-    cdef int n = generate_pseudo(b, moves)
-    cdef int k = b.piece_square[16 + 16 * b.side]
-    cdef unsigned char hot[256]
-    cdef bint checked
-    cdef int i, mv
-    if not k:
+cdef inline bint safe_after(BoardState* b, int frm, int to, int side, int k,
+                            bint quiet) noexcept nogil:
+    # Is the pseudo-legal move frm -> to legal for side, whose king is on k? When quiet
+    # (side is not in check), a non-king move that starts and ends off the king's rank
+    # and file, and does not start on a horse-leg square next to the king, cannot expose
+    # the king (no ray through the king changes, no cannon screen appears, no horse leg
+    # opens), so it is legal without being made. Otherwise make, test, unmake.
+    cdef int d = frm - k, cap
+    cdef bint attacked
+    if (quiet and frm != k and (frm ^ k) & 0xF0 and (frm ^ k) & 0x0F
+            and (to ^ k) & 0xF0 and (to ^ k) & 0x0F
+            and d != 15 and d != -15 and d != 17 and d != -17):
+        return 1
+    cap = make_move(b, frm | (to << 8))
+    attacked = in_check(b, side)
+    unmake_move(b, frm | (to << 8), cap)
+    return not attacked
+
+
+cdef inline bint has_legal_move(BoardState* b, bint checked) noexcept nogil:
+    # Has the side to move a legal move? Walks the pieces from the pawns back to the king,
+    # generating one piece's moves at a time (as generate_pseudo does) and stops at the
+    # first legal one: in most positions the first move tried is legal, so this costs a
+    # few comparisons, not a whole generation. checked: is the side to move in check
+    # (in_check(b, b.side); a history has it as plies[n].check). b is left as it was.
+    cdef int side = b.side, side_tag = 16 + 16 * side
+    cdef const unsigned char* sq = b.squares
+    cdef int slot, p, k, to, d
+    cdef int king = b.piece_square[side_tag]
+    cdef bint quiet
+    if not king:
         return 0
-    checked = mark_threats(b, k, hot)
-    for i in range(n):
-        mv = moves[i]
-        if not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked):
-            return 1
+    quiet = not checked
+    for slot in range(15, -1, -1):
+        p = b.piece_square[side_tag + slot]
+        if not p:
+            continue
+        if slot >= 11:
+            for k in range(3):
+                to = p + PAWN_STEPS[side][k]
+                if (PAWN_ZONE[side][to] and not (sq[to] & side_tag)
+                        and safe_after(b, p, to, side, king, quiet)):
+                    return 1
+        elif slot >= 7:             # rooks (7, 8) and cannons (9, 10)
+            for k in range(4):
+                d = ROOK_DIRS[k]
+                to = p + d
+                while not sq[to]:
+                    if safe_after(b, p, to, side, king, quiet):
+                        return 1
+                    to += d
+                if slot <= 8:
+                    if not (sq[to] & side_tag) and safe_after(b, p, to, side, king, quiet):
+                        return 1
+                elif sq[to] != OFF_BOARD:
+                    to += d
+                    while not sq[to]:
+                        to += d
+                    if not (sq[to] & side_tag) and safe_after(b, p, to, side, king, quiet):
+                        return 1
+        elif slot >= 5:
+            for k in range(8):
+                to = p + HORSE_STEPS[k]
+                if (not (sq[to] & side_tag) and not sq[p + HORSE_LEGS[k]]
+                        and safe_after(b, p, to, side, king, quiet)):
+                    return 1
+        elif slot >= 3:
+            for k in range(4):
+                to = p + ELEPHANT_STEPS[k]
+                if (ELEPHANT_ZONE[to] and not sq[p + ELEPHANT_EYES[k]]
+                        and not (sq[to] & side_tag) and safe_after(b, p, to, side, king, quiet)):
+                    return 1
+        elif slot >= 1:
+            for k in range(4):
+                to = p + ADVISOR_STEPS[k]
+                if (ADVISOR_ZONE[to] and not (sq[to] & side_tag)
+                        and safe_after(b, p, to, side, king, quiet)):
+                    return 1
+        else:
+            for k in range(4):
+                to = p + KING_STEPS[k]
+                if (KING_ZONE[to] and not (sq[to] & side_tag)
+                        and safe_after(b, p, to, side, king, quiet)):
+                    return 1
     return 0
 
 
@@ -423,8 +505,9 @@ cdef inline int outcome_code(BoardState* b, const Ply* plies, int n, int count,
     # material, repetition (perpetual check, perpetual chase, or a draw), the move rule.
     # Allocates nothing; b is left as it was.
     cdef int side = b.side, ruling
-    if not has_legal_move(b):
-        return (END_CHECKMATE if in_check(b, side) else END_STALEMATE) | ((2 - side) << 4)
+    cdef bint checked = plies[n].check
+    if not has_legal_move(b, checked):
+        return (END_CHECKMATE if checked else END_STALEMATE) | ((2 - side) << 4)
     if insufficient_material(b.piece_square):
         return END_INSUFFICIENT_MATERIAL
     ruling = judge_repetition(b.squares, side, plies, n, count)
