@@ -77,6 +77,8 @@ def check_position(pos: Position) -> None:
     # Game end: no legal move is always the end (a loss); other rulings need legal moves.
     outcome = pos.outcome()
     assert pos.is_game_over() == (outcome is not None), fen
+    no_move = outcome is not None and outcome.termination.name in ("CHECKMATE", "STALEMATE")
+    assert no_move == (not legal), fen
     if not legal:
         assert outcome is not None and outcome.winner == (not pos.turn), fen
     assert pos.zobrist_hash() == pos._board.zobrist_from_scratch(), fen
