@@ -14,7 +14,7 @@
 #   core/validator.pxd  ElephantEye's single-move validator and its own tables [validator]
 #   core/perft.pxd      perft on the fast path [fast]
 #   core/zobrist.pxd    Zobrist keys: the seeded generator, keys from scratch, one move
-#   core/rules.pxd      game end: the history entry (Ply), repetition, perpetual check and
+#   core/rules.pxd      game end: the history entry (PlyRecord), repetition, perpetual check and
 #                       chase, move rule, material, outcome_code (the whole verdict)
 # Names kept free for the next rooms: core/attacks.pxd (queries), core/rl.pxd (RL encoders).
 #
@@ -45,7 +45,7 @@
 # elephant, horse, rook, cannon, pawn), mv (encoded move), cap (captured
 # piece id), side (0 Red, 1 Black), q (the king's square being tested).
 
-from xiangqi.core.rules cimport Ply
+from xiangqi.core.rules cimport PlyRecord
 from xiangqi.core.state cimport BoardState
 
 cdef enum:
@@ -54,7 +54,7 @@ cdef enum:
 
 cdef class Board:
     cdef BoardState st              # the position: squares, piece list, side to move
-    cdef Ply* plies                 # the one history: plies[0] the root, plies[nply] now
+    cdef PlyRecord* plies                 # the one history: plies[0] the root, plies[nply] now
     cdef int nply                   # moves pushed and not popped
     cdef int capacity               # entries allocated in plies
     cdef long long fullmove0        # FEN move number at the root

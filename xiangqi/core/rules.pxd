@@ -5,7 +5,7 @@
 # environment without the GIL. The judging functions read only:
 #   squares   unsigned char[256]: the core's 16x16 board of piece ids (0 empty, 0xFF off board)
 #   side      the side to move at the current position (0 Red, 1 Black)
-#   plies     Ply[n + 1]: plies[0] is the root (the position the history starts from),
+#   plies     PlyRecord[n + 1]: plies[0] is the root (the position the history starts from),
 #             plies[i] the position after the i-th move; plies[n] is the current position
 # and never writes to them (the chase analysis replays moves on a private copy).
 #
@@ -17,7 +17,7 @@
 #   move_rule_reached(plies, n, limit)          1 when the no-capture limit is reached
 #   insufficient_material(piece_square)         1 when neither side has an attacking piece
 #   has_legal_move(b, checked)                  the side to move has a legal move
-# A caller keeping its own history appends one Ply per move: key = key_after_move(...)
+# A caller keeping its own history appends one PlyRecord per move: key = key_after_move(...)
 # (zobrist.pxd), move, captured, clock = 0 after a capture else previous + 1, and
 # check = in_check(b, b.side) after the move (movegen.pxd).
 #
@@ -68,7 +68,7 @@ from xiangqi.core.tables cimport (
 )
 
 # One entry of a game's history: the position after a move (plies[0]: the root).
-cdef struct Ply:
+cdef struct PlyRecord:
     uint64_t key        # Zobrist key of the position (see zobrist.pxd)
     int move            # core move that led here, from | to << 8; 0 at the root
     int captured        # core piece id that move captured, 0 if none
@@ -310,7 +310,7 @@ cdef inline unsigned int new_chases(ReplayBoard* r, int mv) noexcept nogil:
     return fresh
 
 
-cdef inline int count_occurrences(const Ply* plies, int n) noexcept nogil:
+cdef inline int count_occurrences(const PlyRecord* plies, int n) noexcept nogil:
     # How many times the current position (plies[n]) has occurred since the last capture,
     # itself included. Positions two plies apart cannot be equal, so the scan starts 4 back.
     cdef uint64_t key = plies[n].key
@@ -325,7 +325,7 @@ cdef inline int count_occurrences(const Ply* plies, int n) noexcept nogil:
     return seen
 
 
-cdef inline int judge_repetition(const unsigned char* squares, int side, const Ply* plies,
+cdef inline int judge_repetition(const unsigned char* squares, int side, const PlyRecord* plies,
                                  int n, int count) noexcept nogil:
     # The ruling at the current position when it has occurred `count` times (count >= 2),
     # else RULING_NONE. See the header for the rules applied.
@@ -377,7 +377,7 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
     return RULING_LOSS_CHASE if chase[side] else RULING_WIN_CHASE
 
 
-cdef inline bint move_rule_reached(const Ply* plies, int n, int limit) noexcept nogil:
+cdef inline bint move_rule_reached(const PlyRecord* plies, int n, int limit) noexcept nogil:
     # Has the no-capture count reached limit plies? A side's checks beyond its first
     # CHECKS_COUNTED in the no-capture stretch do not count (plies before the root are
     # counted as plain moves: their checks are not known).
@@ -496,7 +496,7 @@ cdef inline bint has_legal_move(BoardState* b, bint checked) noexcept nogil:
     return 0
 
 
-cdef inline int outcome_code(BoardState* b, const Ply* plies, int n, int count,
+cdef inline int outcome_code(BoardState* b, const PlyRecord* plies, int n, int count,
                              int limit) noexcept nogil:
     # How the game stands: 0 while it goes on, else END_* | winner << 4 (winner 0 draw,
     # 1 + colour). b is the current position and plies[0..n] its history (plies[n]
