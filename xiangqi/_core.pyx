@@ -10,6 +10,8 @@ from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
+from xiangqi.core.attacks cimport attackers_of, pin_mask
+
 # ---------------------------------------------------------------------------
 # Tables. Filled once at import by _init_tables() from geometry, read-only after.
 # ---------------------------------------------------------------------------
@@ -1055,6 +1057,43 @@ cdef class Board:
             else:
                 n = perft_full(&st, plies)
         return n
+
+    def attackers(self, side, square):
+        """Public squares (ascending) of side's pieces that attack a public square.
+
+        See xiangqi/core/attacks.pxd for what attacking means (cannon screens and
+        the facing kings included); the square may be empty or hold any piece.
+        """
+        cdef int who = check_int(side, "side (0 Red, 1 Black)", 0, 1)
+        cdef int q = SQUARE_OF[check_square(square)]
+        cdef int found[32]
+        cdef int n = attackers_of(self.st.squares, who, q, found)
+        return sorted([PUBLIC_OF[found[i]] for i in range(n)])
+
+    def pin_mask(self, square):
+        """Bit mask (bit i = public square i) of where the piece on square may stand
+        without exposing its king; all 90 bits when it is not pinned or there is no piece."""
+        cdef unsigned char mask[256]
+        cdef int sq
+        cdef object out = 0
+        pin_mask(self.st.squares, SQUARE_OF[check_square(square)], mask)
+        for sq in range(90):
+            if mask[SQUARE_OF[sq]]:
+                out |= (<object>1) << sq
+        return out
+
+    def gives_check(self, from_square, to_square):
+        """Would the move put the other side in check? None if it does not follow its
+        piece's movement rule (the second algorithm), else a bool; the board is unchanged."""
+        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int cap, mover = self.st.side
+        cdef bint checks
+        if not legal_move_ee(&self.st, mv):
+            return None
+        cap = make_move(&self.st, mv)
+        checks = in_check(&self.st, 1 - mover)
+        unmake_move(&self.st, mv, cap)
+        return bool(checks)
 
     def divide(self, object depth):
         """perft split by root move: list of (from_square * 90 + to_square, count)."""
