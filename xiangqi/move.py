@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InvalidMoveError
-from .squares import SQUARE_NAMES, parse_square
+from .squares import _SQUARE_OF_NAME, SQUARE_NAMES, quote
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -36,14 +36,14 @@ class Move:
         """
         if not isinstance(text, str):
             raise TypeError(f"ICCS move text must be a str, got {type(text).__name__}")
-        frm = parse_square(text[:2]) if len(text) == 4 else None
-        to = parse_square(text[2:]) if frm is not None else None
+        frm = _SQUARE_OF_NAME.get(text[:2]) if len(text) == 4 else None
+        to = _SQUARE_OF_NAME.get(text[2:]) if frm is not None else None
         if frm is None or to is None:
             raise InvalidMoveError(
-                f"expected ICCS move text of two squares a0..i9 such as 'h2e2', got {text!r}"
+                f"expected ICCS move text of two squares a0..i9 such as 'h2e2', got {quote(text)}"
             )
         if frm == to:
-            raise InvalidMoveError(f"a move must change squares, got {text!r}")
+            raise InvalidMoveError(f"a move must change squares, got {quote(text)}")
         return MOVES[frm * 90 + to]  # type: ignore[return-value]
 
     def iccs(self) -> str:

@@ -90,9 +90,9 @@ _DIAGONAL = frozenset((A, E, H))
 # -- ICCS -------------------------------------------------------------------------------------
 
 _ICCS_RE = {
-    "iccs": re.compile(r"([a-i])([0-9])([a-i])([0-9])", re.IGNORECASE),
-    "ranks1": re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])", re.IGNORECASE),
-    "dashed": re.compile(r"([a-i])([0-9])-([a-i])([0-9])", re.IGNORECASE),
+    "iccs": re.compile(r"([a-i])([0-9])([a-i])([0-9])", re.IGNORECASE | re.ASCII),
+    "ranks1": re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])", re.IGNORECASE | re.ASCII),
+    "dashed": re.compile(r"([a-i])([0-9])-([a-i])([0-9])", re.IGNORECASE | re.ASCII),
 }
 _ICCS_EXAMPLE = {"iccs": "h2e2", "ranks1": "h3e3", "dashed": "H2-E2"}
 
@@ -133,10 +133,7 @@ def parse_iccs(pos: Position, text: str, style: IccsStyle | None = None) -> Move
         raise InvalidMoveError(f"a move must change squares, got {text!r}")
     move = Move(frm, to)
     if not pos.is_legal(move):
-        try:
-            pos.parse_iccs(move.iccs())  # raises with the core's reason
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"{exc} (read from {text!r})") from None
+        raise pos._illegal(move, text)
     return move
 
 

@@ -6,14 +6,83 @@ xiangqi.squares. This is the only module that talks to xiangqi._core.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import operator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 from . import _core
 from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN, board_fen, parse_fen
 from .move import MOVES, Move
 from .pieces import Color, Piece, PieceType
-from .squares import SQUARE_NAMES
+from .squares import SQUARE_NAMES, SquareSet, check_square, quote
+
+_P = TypeVar("_P", bound="Position")
+
+#: The largest counter FEN text carries (the parser reads at most nine digits); fen()
+#: writes larger counters as this, so that every FEN this library writes loads again.
+MAX_COUNTER = 999_999_999
+
+
+def _check_move(move: object, method: str) -> Move:
+    if not isinstance(move, Move):
+        raise TypeError(
+            f"{method}() takes a Move (Move.from_iccs('h2e2')), got {type(move).__name__}"
+        )
+    return move
+
+
+def _check_color(color: object) -> Color:
+    if isinstance(color, bool) or not isinstance(color, int):
+        raise TypeError(f"color must be a Color (RED or BLACK), got {type(color).__name__}")
+    if color not in (0, 1):
+        raise ValueError(f"color must be RED (0) or BLACK (1), got {color}")
+    return Color(color)
+
+
+def _counter(value: object, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    number = operator.index(value)  # type: ignore[arg-type]
+    if number < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {number}")
+    return int(number)
+
+
+class LegalMoveView:
+    """The legal moves of a Position, as python-chess's ``board.legal_moves``.
+
+    Iterate it, take ``len()``, test ``move in view`` (asked of the core's single-move
+    validator, without generating), or call it: ``pos.legal_moves()`` returns a new
+    list as it always has. The view reads the position when used, so it stays current.
+    """
+
+    __slots__ = ("_position",)
+
+    def __init__(self, position: Position) -> None:
+        self._position = position
+
+    def __call__(self) -> list[Move]:
+        return self._position._board.legal_moves(MOVES)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self())
+
+    def __len__(self) -> int:
+        return int(self._position._board.count_legal())
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._position.is_legal(move)
+
+    def count(self) -> int:
+        """Number of legal moves (python-chess's ``legal_moves.count()``)."""
+        return len(self)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoveView ({', '.join(sorted(str(m) for m in self))})>"
 
 
 class Position:
@@ -23,33 +92,65 @@ class Position:
     FEN raises InvalidFenError (a ValueError) naming what is wrong.
     """
 
-    __slots__ = ("_board", "_stack", "halfmove_clock", "fullmove_number")
+    __slots__ = ("_board", "_stack", "_halfmove_clock", "_fullmove_number")
 
     _board: _core.Board
     _stack: list[tuple[Move, int]]
-    halfmove_clock: int
-    fullmove_number: int
+    _halfmove_clock: int
+    _fullmove_number: int
 
     def __init__(self, fen: str = START_FEN) -> None:
+        self._load(fen)
+
+    def _load(self, fen: str) -> None:
         parsed = parse_fen(fen)
         board = _core.Board()
         try:
             board.load(parsed.codes, parsed.side)
         except ValueError as exc:
-            raise InvalidFenError(f"{exc}: {fen!r}") from None
+            raise InvalidFenError(f"{exc}: {quote(fen)}") from None
         self._board = board
         self._stack = []
-        self.halfmove_clock = parsed.halfmove_clock
-        self.fullmove_number = parsed.fullmove_number
+        self._halfmove_clock = parsed.halfmove_clock
+        self._fullmove_number = parsed.fullmove_number
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture (FEN field 5); push() counts it, pop() restores it.
+
+        Xiangqi's rule sets judge long games by move count rather than by this clock;
+        it is kept for FEN and for callers who want a 60- or 120-ply rule. Setting it
+        takes an int >= 0.
+        """
+        return self._halfmove_clock
+
+    @halfmove_clock.setter
+    def halfmove_clock(self, value: int) -> None:
+        self._halfmove_clock = _counter(value, "halfmove clock", 0)
+
+    @property
+    def fullmove_number(self) -> int:
+        """The move number (FEN field 6): 1 at the start, up by one after each Black move.
+
+        Setting it takes an int >= 1. fen() writes at most MAX_COUNTER (999,999,999).
+        """
+        return self._fullmove_number
+
+    @fullmove_number.setter
+    def fullmove_number(self, value: int) -> None:
+        self._fullmove_number = _counter(value, "move number", 1)
 
     # -- reading the position -------------------------------------------------
 
     def fen(self) -> str:
-        """The position as six-field FEN text ("w" for Red to move)."""
+        """The position as six-field FEN text ("w" for Red to move).
+
+        Counters above MAX_COUNTER are written as MAX_COUNTER, so the text always loads.
+        """
         side = "w" if self._board.side == 0 else "b"
         return (
             f"{board_fen(self._board.codes())} {side} - - "
-            f"{self.halfmove_clock} {self.fullmove_number}"
+            f"{min(self._halfmove_clock, MAX_COUNTER)} {min(self._fullmove_number, MAX_COUNTER)}"
         )
 
     def board_fen(self) -> str:
@@ -63,7 +164,7 @@ class Position:
 
     def piece_at(self, square: int) -> Piece | None:
         """The piece on a public square (0..89), or None if it is empty."""
-        code = self._board.piece_at(square)
+        code = self._board.piece_at(check_square(square))
         return Piece.from_code(code) if code else None
 
     def piece_map(self) -> dict[int, Piece]:
@@ -72,52 +173,77 @@ class Position:
         return {sq: Piece.from_code(c) for sq, c in enumerate(codes) if c}
 
     def king(self, color: Color) -> int:
-        """Public square of the king of color."""
-        code = Piece(color, PieceType.KING).code
+        """Public square (0..89) of the king of color (RED or BLACK)."""
+        code = Piece(_check_color(color), PieceType.KING).code
         return self._board.codes().index(code)
 
     # -- moves -----------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        """All legal moves of the side to move (a new list of shared Move objects)."""
-        return self._board.legal_moves(MOVES)
+    @property
+    def legal_moves(self) -> LegalMoveView:
+        """The legal moves of the side to move: iterate, ``len()``, ``in``, or call it.
+
+        ``list(pos.legal_moves)`` and ``move in pos.legal_moves`` work as in
+        python-chess, and ``pos.legal_moves()`` still returns a new list of shared
+        Move objects (public squares 0..89), as generate_legal() does.
+        """
+        return LegalMoveView(self)
 
     def is_legal(self, move: Move) -> bool:
         """Is move legal here? Checked by the core's single-move validator, not by generation."""
+        _check_move(move, "is_legal")
         return bool(self._board.is_legal(move.from_square, move.to_square))
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Does move follow its piece's movement rule, ignoring whether it leaves a check?"""
+        _check_move(move, "is_pseudo_legal")
         return bool(self._board.is_pseudo_legal(move.from_square, move.to_square))
 
     def push(self, move: Move) -> None:
         """Play a legal move. An illegal one raises IllegalMoveError and changes nothing."""
-        if not isinstance(move, Move):
-            raise TypeError(f"push() takes a Move, got {type(move).__name__}")
+        _check_move(move, "push")
         captured = self._board.piece_at(move.to_square)
         if not self._board.push(move.from_square, move.to_square):
-            raise IllegalMoveError(
-                f"illegal move {move} ({self._why_illegal(move)}) in {self.fen()!r}"
-            )
-        self._stack.append((move, self.halfmove_clock))
-        self.halfmove_clock = 0 if captured else self.halfmove_clock + 1
+            raise self._illegal(move)
+        self._stack.append((move, self._halfmove_clock))
+        self._halfmove_clock = 0 if captured else self._halfmove_clock + 1
         if self._board.side == 0:
-            self.fullmove_number += 1
+            self._fullmove_number += 1
 
     def push_iccs(self, text: str) -> Move:
-        """Parse ICCS text ("h2e2"), play it, and return the Move."""
-        move = Move.from_iccs(text)
+        """Parse ICCS text ("h2e2", or "H2-E2"), play it, and return the Move."""
+        move = self.parse_iccs(text)
+        self.push(move)
+        return move
+
+    def push_wxf(self, text: str) -> Move:
+        """Parse WXF text ("C2.5"), play it, and return the Move (see xiangqi.notation)."""
+        move = self.parse_wxf(text)
+        self.push(move)
+        return move
+
+    def push_chinese(self, text: str) -> Move:
+        """Parse Chinese text ("炮二平五"), play it, and return the Move (see xiangqi.notation)."""
+        move = self.parse_chinese(text)
         self.push(move)
         return move
 
     def parse_iccs(self, text: str) -> Move:
-        """Parse ICCS text and check it is legal here; raises InvalidMoveError/IllegalMoveError."""
-        move = Move.from_iccs(text)
-        if not self.is_legal(move):
-            raise IllegalMoveError(
-                f"illegal move {move} ({self._why_illegal(move)}) in {self.fen()!r}"
-            )
-        return move
+        """The legal move that ICCS text names here: "h2e2" or dashed "H2-E2" (either case).
+
+        The one ICCS reader is xiangqi.notation.parse_iccs; this is a shortcut to it.
+        Raises InvalidMoveError for malformed text, IllegalMoveError for an illegal move.
+        """
+        from .notation import parse_iccs
+
+        return parse_iccs(self, text)
+
+    def _illegal(self, move: Move, text: str | None = None) -> IllegalMoveError:
+        """The IllegalMoveError for move, naming why it is illegal here."""
+        read = f" (read from {quote(text)})" if text is not None else ""
+        return IllegalMoveError(
+            f"illegal move {move}{read}: {self._why_illegal(move)}, in {self.fen()!r}"
+        )
 
     def pop(self) -> Move:
         """Undo the last pushed move and return it; IndexError if there is none."""
@@ -141,20 +267,25 @@ class Position:
         return [move for move, _ in self._stack]
 
     def _why_illegal(self, move: Move) -> str:
-        piece = self.piece_at(move.from_square)
-        frm, to = SQUARE_NAMES[move.from_square], SQUARE_NAMES[move.to_square]
+        """Why move is illegal here, in words (the movement rule it breaks, or the check)."""
+        frm, to = move.from_square, move.to_square
+        piece = self.piece_at(frm)
         side = "Red" if self.turn == Color.RED else "Black"
         if piece is None:
-            return f"no piece on {frm}"
+            return f"there is no piece on {SQUARE_NAMES[frm]}"
         if piece.color != self.turn:
-            return f"the piece on {frm} is not {side}'s"
-        target = self.piece_at(move.to_square)
-        if target is not None and target.color == self.turn:
-            return f"{to} holds {side}'s own piece"
-        name = piece.piece_type.name.lower()
-        if not self.is_pseudo_legal(move):
-            return f"the {name} on {frm} cannot move to {to}"
-        return f"it would leave {side}'s king in check or facing the other king"
+            other = "Black" if side == "Red" else "Red"
+            return f"the piece on {SQUARE_NAMES[frm]} is {other}'s and it is {side}'s move"
+        board = self.piece_map()
+        if self.is_pseudo_legal(move):
+            board[to] = board.pop(frm)
+            kings = sorted(sq for sq, p in board.items() if p.piece_type == PieceType.KING)
+            facing = kings[0] % 9 == kings[1] % 9 and not any(
+                sq in board for sq in range(kings[0] + 9, kings[1], 9)
+            )
+            why = " (the kings would face each other)" if facing else ""
+            return f"it would leave {side}'s king in check{why}"
+        return _movement_reason(board, piece, frm, to)
 
     # -- game state ------------------------------------------------------------
 
@@ -196,25 +327,188 @@ class Position:
         """perft(depth) split by root move: {Move: leaf count under it}."""
         return {MOVES[i]: n for i, n in self._board.divide(depth)}  # type: ignore[misc]
 
-    # -- copying, comparing, showing -------------------------------------------
+    # -- attacks, checks and pins (answered by the core; see xiangqi/core/attacks.pxd) --
 
-    def copy(self, stack: bool = True) -> Position:
-        """An independent copy; with stack=False it forgets the moves pushed so far."""
-        other = Position.__new__(Position)
-        other._board = self._board.copy(stack)
-        other._stack = list(self._stack) if stack else []
-        other.halfmove_clock = self.halfmove_clock
-        other.fullmove_number = self.fullmove_number
+    def attackers(self, color: Color, square: int) -> SquareSet:
+        """The squares (0..89) of color's pieces that attack square, as a SquareSet.
+
+        A piece attacks a square when it could move there if the square held an
+        enemy piece, whether or not that move would expose its own king: a cannon
+        attacks over exactly one screen, a horse unless its leg is blocked, an
+        elephant unless its eye is blocked, and a king attacks the points of the
+        other palace it faces along an open file (the other king may not stand there).
+        """
+        who = _check_color(color)
+        return SquareSet(self._board.attackers(int(who), check_square(square)))
+
+    def is_attacked_by(self, color: Color, square: int) -> bool:
+        """Does any piece of color attack square (0..89)? See attackers()."""
+        return bool(self.attackers(color, square))
+
+    def checkers(self) -> SquareSet:
+        """Squares of the pieces giving check to the side to move (the facing king included)."""
+        return self.attackers(~self.turn, self.king(self.turn))
+
+    def gives_check(self, move: Move) -> bool:
+        """Would the legal move put the other side in check? IllegalMoveError if it is illegal."""
+        _check_move(move, "gives_check")
+        if not self._board.is_legal(move.from_square, move.to_square):
+            raise self._illegal(move)
+        return bool(self._board.gives_check(move.from_square, move.to_square))
+
+    def is_capture(self, move: Move) -> bool:
+        """Does move land on a piece of the other side? (Legality is not checked.)"""
+        _check_move(move, "is_capture")
+        target = self.piece_at(move.to_square)
+        mover = self.piece_at(move.from_square)
+        return target is not None and mover is not None and target.color != mover.color
+
+    def pin(self, color: Color, square: int) -> SquareSet:
+        """Where color's piece on square may stand without exposing its king (all 90 if free).
+
+        As python-chess's ``pin``: a SquareSet of every square when the piece is not
+        pinned (or square holds no piece of color). Xiangqi pins are: the only piece
+        between its king and an enemy rook (the points between and the rook), or
+        between the two kings on a file (the points between); one of exactly two
+        pieces between its king and an enemy cannon (the points between and the
+        cannon, but not the other screen's point); a piece on the leg of an enemy
+        horse that would attack the king (its own point and the horse's). Several
+        pins intersect. A piece moving onto a line can also expose its king by
+        becoming a cannon's only screen; that is not a pin of the piece.
+        """
+        who = _check_color(color)
+        sq = check_square(square)
+        piece = self.piece_at(sq)
+        if piece is None or piece.color != who:
+            return SquareSet((1 << 90) - 1)
+        return SquareSet(self._board.pin_mask(sq))
+
+    def is_pinned(self, color: Color, square: int) -> bool:
+        """Is color's piece on square pinned to its king? See pin()."""
+        return len(self.pin(color, square)) < 90
+
+    # -- editing (each edit is checked as FEN is, and forgets the move stack) ------
+
+    def _replace(self, codes: bytes | bytearray, side: int) -> None:
+        """Load codes and side after the FEN checks; on refusal change nothing."""
+        board = _core.Board()
+        try:
+            board.load(bytes(codes), side)
+        except ValueError as exc:
+            fen = f"{board_fen(bytes(codes))} {'wb'[side]}"
+            raise InvalidFenError(f"{exc}: {fen!r}") from None
+        self._board = board
+        self._stack = []
+
+    def set_piece_at(self, square: int, piece: Piece | None) -> None:
+        """Put piece on square (0..89), or empty it for None.
+
+        The result must be a position FEN could load (kings in their palaces, piece
+        counts, no facing kings, the side not to move not in check); otherwise
+        InvalidFenError is raised and nothing changes. The move stack is cleared.
+        """
+        sq = check_square(square)
+        if piece is not None and not isinstance(piece, Piece):
+            raise TypeError(f"piece must be a Piece or None, got {type(piece).__name__}")
+        codes = bytearray(self._board.codes())
+        codes[sq] = piece.code if piece is not None else 0
+        self._replace(codes, self._board.side)
+
+    def remove_piece_at(self, square: int) -> Piece | None:
+        """Remove and return the piece on square (0..89), checked as set_piece_at()."""
+        piece = self.piece_at(square)
+        if piece is not None:
+            self.set_piece_at(square, None)
+        return piece
+
+    def clear(self) -> None:
+        """Leave only the two kings on their start points (e0, e9), Red to move, counters reset.
+
+        Unlike chess, a xiangqi position needs both kings, so this is the emptiest
+        board FEN can load; add pieces with set_piece_at().
+        """
+        codes = bytearray(90)
+        codes[4] = Piece(Color.RED, PieceType.KING).code
+        codes[85] = Piece(Color.BLACK, PieceType.KING).code
+        self._replace(codes, 0)
+        self._halfmove_clock = 0
+        self._fullmove_number = 1
+
+    def transform(self: _P, mapping: Callable[[int], int]) -> _P:
+        """A new Position with the piece on each square s moved to mapping(s) (0..89).
+
+        mapping must send the 90 squares to 90 different squares; the side to move and
+        the counters are kept, the move stack is not. A result FEN could not load
+        raises InvalidFenError.
+        """
+        codes = self._board.codes()
+        out = bytearray(90)
+        seen = set()
+        for sq in range(90):
+            target = check_square(mapping(sq))
+            seen.add(target)
+            out[target] = codes[sq]
+        if len(seen) != 90:
+            raise ValueError("transform mapping must send the 90 squares to 90 different squares")
+        other = self.copy(stack=False)
+        other._replace(out, self._board.side)
         return other
 
-    def __copy__(self) -> Position:
+    def flip_horizontal(self: _P) -> _P:
+        """A new Position mirrored left to right (file a <-> i): a symmetry of the rules."""
+        return self.transform(lambda sq: sq - sq % 9 + 8 - sq % 9)
+
+    def mirror(self: _P) -> _P:
+        """A new Position with ranks flipped and colours swapped, the other side to move.
+
+        Red's pieces become Black's on the mirrored rank and the reverse, so the new
+        side to move stands as the old one did: the same game seen from the other side.
+        """
+        codes = self._board.codes()
+        out = bytearray(90)
+        for sq in range(90):
+            code = codes[sq]
+            if code:
+                out[sq % 9 + 9 * (9 - sq // 9)] = code + 7 if code <= 7 else code - 7
+        other = self.copy(stack=False)
+        other._replace(out, 1 - self._board.side)
+        return other
+
+    # -- copying, comparing, showing -------------------------------------------
+
+    def copy(self: _P, stack: bool = True) -> _P:
+        """An independent copy of the same class; with stack=False it forgets the moves."""
+        cls = type(self)
+        other = cls.__new__(cls)
+        other._board = self._board.copy(stack)
+        other._stack = list(self._stack) if stack else []
+        other._halfmove_clock = self._halfmove_clock
+        other._fullmove_number = self._fullmove_number
+        extra = getattr(self, "__dict__", None)
+        if extra:
+            other.__dict__.update(extra)
+        return other
+
+    def __copy__(self: _P) -> _P:
         return self.copy()
 
-    def __reduce__(self) -> tuple[Callable[[str, list[str]], Position], tuple[str, list[str]]]:
-        """Pickle as the position before the pushed moves plus those moves (ICCS)."""
+    def __deepcopy__(self: _P, memo: dict[int, Any]) -> _P:
+        import copy
+
+        other = self.copy()
+        extra = getattr(self, "__dict__", None)
+        if extra:
+            other.__dict__.update(copy.deepcopy(extra, memo))
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the class, the position before the pushed moves, those moves (ICCS),
+        the exact counters and any attributes a subclass added."""
         root = self.copy()
         moves = [root.pop().iccs() for _ in range(len(root._stack))]
-        return _unpickle, (root.fen(), moves[::-1])
+        state = dict(getattr(self, "__dict__", {}))
+        counters = (root._halfmove_clock, root._fullmove_number)
+        return _unpickle, (type(self), root.fen(), moves[::-1], counters, state)
 
     def _key(self) -> tuple[bytes, int]:
         return self._board.codes(), self._board.side
@@ -275,10 +569,87 @@ class Position:
         return board(self, lastmove=self._stack[-1][0] if self._stack else None)
 
 
-def _unpickle(fen: str, moves: list[str]) -> Position:
-    pos = Position(fen)
+def _movement_reason(board: dict[int, Piece], piece: Piece, frm: int, to: int) -> str:
+    """Which movement rule a move of piece from frm to to breaks, on board (by square)."""
+    name = piece.piece_type.name.lower()
+    red = piece.color == Color.RED
+    side = "Red" if red else "Black"
+    df, dr = to % 9 - frm % 9, to // 9 - frm // 9
+    forward = dr if red else -dr
+    kind = piece.piece_type
+    own = board.get(to)
+
+    def palace(sq: int) -> bool:
+        return 3 <= sq % 9 <= 5 and (sq // 9 <= 2 if red else sq // 9 >= 7)
+
+    def between() -> list[int]:
+        step = (1 if df > 0 else -1) if dr == 0 else (9 if dr > 0 else -9)
+        return [sq for sq in range(frm + step, to, step) if sq in board]
+
+    if kind == PieceType.KING:
+        if abs(df) + abs(dr) != 1:
+            return "a king moves one point along a rank or file"
+        if not palace(to):
+            return "a king may not leave its palace"
+    elif kind == PieceType.ADVISOR:
+        if not abs(df) == abs(dr) == 1:
+            return "an advisor moves one point diagonally"
+        if not palace(to):
+            return "an advisor may not leave its palace"
+    elif kind == PieceType.ELEPHANT:
+        if not abs(df) == abs(dr) == 2:
+            return "an elephant moves exactly two points diagonally"
+        if (to // 9 >= 5) == red:
+            return "an elephant may not cross the river"
+        eye = (frm + to) // 2
+        if eye in board:
+            return f"the elephant's eye on {SQUARE_NAMES[eye]} is blocked"
+    elif kind == PieceType.HORSE:
+        if sorted((abs(df), abs(dr))) != [1, 2]:
+            return "a horse moves one point along a rank or file, then one diagonally"
+        leg = frm + (df // 2 if abs(df) == 2 else 9 * (dr // 2))
+        if leg in board:
+            return f"the horse's leg on {SQUARE_NAMES[leg]} is blocked"
+    elif kind in (PieceType.ROOK, PieceType.CANNON):
+        if df and dr:
+            return f"a {name} moves along a rank or file"
+        screens = between()
+        if kind == PieceType.ROOK or own is None:
+            if screens:
+                return f"the {name}'s path is blocked on {SQUARE_NAMES[screens[0]]}"
+        elif own.color != piece.color and len(screens) != 1:
+            return (
+                "a cannon captures by jumping exactly one screen, and there "
+                + ("is none" if not screens else f"are {len(screens)}")
+                + f" between {SQUARE_NAMES[frm]} and {SQUARE_NAMES[to]}"
+            )
+    elif kind == PieceType.PAWN:
+        if forward < 0:
+            return "a pawn never moves backwards"
+        if abs(df) + abs(dr) != 1:
+            return "a pawn moves one point forward, or sideways once across the river"
+        if dr == 0 and (frm // 9 <= 4) == red:
+            return "a pawn moves sideways only after crossing the river"
+    if own is not None and own.color == piece.color:
+        return f"{SQUARE_NAMES[to]} holds {side}'s own piece"
+    return f"the {name} on {SQUARE_NAMES[frm]} cannot move to {SQUARE_NAMES[to]}"
+
+
+def _unpickle(
+    cls: type[Position],
+    fen: str,
+    moves: list[str],
+    counters: tuple[int, int] | None = None,
+    state: dict[str, Any] | None = None,
+) -> Position:
+    pos = cls.__new__(cls)
+    Position._load(pos, fen)
+    if counters is not None:
+        pos._halfmove_clock, pos._fullmove_number = counters
     for text in moves:
-        pos.push_iccs(text)
+        pos.push(Move.from_iccs(text))
+    if state:
+        pos.__dict__.update(state)
     return pos
 
 
@@ -288,11 +659,18 @@ def generate_legal(position: Position) -> list[Move]:
     A new list of shared Move objects (public squares 0..89); the order is not part
     of the API.
     """
+    if not isinstance(position, Position):
+        raise TypeError(
+            f"generate_legal() takes a Position (Position(fen) for FEN text), "
+            f"got {type(position).__name__}"
+        )
     return position._board.legal_moves(MOVES)
 
 
 def perft(position: Position, depth: int) -> int:
     """Leaf count of the legal move tree of position at depth (same as position.perft())."""
+    if not isinstance(position, Position):
+        raise TypeError(f"perft() takes a Position, got {type(position).__name__}")
     return int(position._board.perft(depth))
 
 
