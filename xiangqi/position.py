@@ -335,8 +335,9 @@ class Position:
         A piece attacks a square when it could move there if the square held an
         enemy piece, whether or not that move would expose its own king: a cannon
         attacks over exactly one screen, a horse unless its leg is blocked, an
-        elephant unless its eye is blocked, and a king attacks the points of the
-        other palace it faces along an open file (the other king may not stand there).
+        elephant unless its eye is blocked. A king also attacks, along an open file,
+        the points of the other palace where the other king could stand (empty, the
+        other king's, or holding the first king's own pieces): the kings may not face.
         """
         who = _check_color(color)
         return SquareSet(self._board.attackers(int(who), check_square(square)))

@@ -12,8 +12,10 @@
 #   cannon over exactly one screen (炮架), horse unless its leg is blocked (蹩马腿),
 #   elephant unless its eye is blocked (塞象眼) and only on its own half, advisor and
 #   king inside their palace, pawn forward and, once across the river, sideways.
-# - Kings facing (将帅对面): a king also attacks every point of the other palace on
-#   its file with nothing between them, since the other king may not stand there.
+# - Kings facing (将帅对面): a king also attacks the points of the other palace on
+#   its file with nothing between them where the other king could stand: empty
+#   points, the other king's point, and points of the king's own pieces (which the
+#   other king could otherwise capture); not points holding other enemy pieces.
 # - A piece is pinned when moving it could expose its own king; its pin mask is the
 #   set of points it may stand on without doing so (see pin_mask below).
 
@@ -126,7 +128,9 @@ cdef inline int attackers_of(const unsigned char* board, int side, int q, int* o
                 if seen == 1:
                     if is_kind(board[sq], side, 4):
                         n = add(out, n, sq)
-                    elif k < 2 and is_kind(board[sq], side, 0) and in_palace(q, 1 - side):
+                    elif (k < 2 and is_kind(board[sq], side, 0) and in_palace(q, 1 - side)
+                          and not (board[q] and ((board[q] >> 4) - 1) == 1 - side
+                                   and (board[q] & 15))):
                         n = add(out, n, sq)
                 else:
                     if is_kind(board[sq], side, 5):
