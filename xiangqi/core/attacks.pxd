@@ -69,18 +69,15 @@ cdef inline int add(int* out, int n, int sq) noexcept nogil:
     return n + 1
 
 
-cdef inline int attackers_of(const unsigned char* board, int side, int q, int* out) noexcept nogil:
+cdef inline int attackers_of(const unsigned char* board, int side, int q,
+                             int* out) noexcept nogil:
     # The 16x16 squares of side's pieces that attack q, written to out (room for 32);
     # returns how many. q must be on the board.
     cdef int n = 0, k, sq, d, h, leg, e, seen
     cdef int fwd = -16 if side == 0 else 16     # a pawn of side steps forward by fwd
-    cdef int steps[4]
-    cdef int diag[4]
-    cdef int jumps[8]
-    steps[0] = -16; steps[1] = 16; steps[2] = -1; steps[3] = 1
-    diag[0] = -17; diag[1] = -15; diag[2] = 15; diag[3] = 17
-    jumps[0] = -33; jumps[1] = -31; jumps[2] = -18; jumps[3] = -14
-    jumps[4] = 14; jumps[5] = 18; jumps[6] = 31; jumps[7] = 33
+    cdef int[4] steps = [-16, 16, -1, 1]        # file (up, down), then rank
+    cdef int[4] diag = [-17, -15, 15, 17]
+    cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
     # Pawns: from one step behind q (as side moves), or beside q once across the river.
     if is_kind(board[q - fwd], side, 6):
         n = add(out, n, q - fwd)
@@ -184,9 +181,7 @@ cdef inline bint pin_mask(const unsigned char* board, int p, unsigned char* mask
     cdef int count
     cdef bint pinned = 0
     cdef unsigned char line[256]
-    cdef int jumps[8]
-    jumps[0] = -33; jumps[1] = -31; jumps[2] = -18; jumps[3] = -14
-    jumps[4] = 14; jumps[5] = 18; jumps[6] = 31; jumps[7] = 33
+    cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
     for sq in range(256):
         mask[sq] = board[sq] != 0xFF
     if pc < 16 or pc >= 48:
