@@ -21,6 +21,10 @@ class Color(enum.IntEnum):
     def __invert__(self) -> Color:
         return Color(1 - self.value)
 
+    def __str__(self) -> str:
+        # "Color.BLACK" on every Python (3.11 changed IntEnum's str() to the bare number).
+        return f"Color.{self.name}"
+
 
 RED = Color.RED
 BLACK = Color.BLACK
@@ -36,6 +40,9 @@ class PieceType(enum.IntEnum):
     ROOK = 4
     CANNON = 5
     PAWN = 6
+
+    def __str__(self) -> str:
+        return f"PieceType.{self.name}"
 
 
 #: FEN letter of each piece type (Red's, upper case).

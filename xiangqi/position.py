@@ -7,10 +7,20 @@ xiangqi.squares. This is the only module that talks to xiangqi._core.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
-from . import _core
+try:
+    from . import _core
+except ImportError as exc:  # a source checkout whose compiled core was never built
+    import os as _os
+
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    raise ImportError(
+        f"xiangqi's compiled core (xiangqi._core) is not built in {_here}. Build it in place "
+        "with `pip install -e .` or `python setup.py build_ext --inplace` (needs Cython and a "
+        "C compiler), or run from outside this source tree to use an installed xiangqi."
+    ) from exc
 from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN, board_fen, parse_fen
 from .move import MOVES, Move
@@ -33,11 +43,12 @@ def _check_move(move: object, method: str) -> Move:
 
 
 def _check_color(color: object) -> Color:
-    if isinstance(color, bool) or not isinstance(color, int):
+    if isinstance(color, bool) or not hasattr(type(color), "__index__"):
         raise TypeError(f"color must be a Color (RED or BLACK), got {type(color).__name__}")
-    if color not in (0, 1):
-        raise ValueError(f"color must be RED (0) or BLACK (1), got {color}")
-    return Color(color)
+    value = operator.index(color)  # type: ignore[arg-type]
+    if value not in (0, 1):
+        raise ValueError(f"color must be RED (0) or BLACK (1), got {value}")
+    return Color(value)
 
 
 def _counter(value: object, name: str, minimum: int) -> int:
@@ -324,8 +335,9 @@ class Position:
         return int(self._board.perft(depth, bulk))
 
     def divide(self, depth: int) -> dict[Move, int]:
-        """perft(depth) split by root move: {Move: leaf count under it}."""
-        return {MOVES[i]: n for i, n in self._board.divide(depth)}  # type: ignore[misc]
+        """perft(depth) split by root move: {Move: leaf count under it}, in ICCS order."""
+        counts = {MOVES[i]: n for i, n in self._board.divide(depth)}
+        return {m: counts[m] for m in sorted(counts, key=str)}  # type: ignore[misc]
 
     # -- attacks, checks and pins (answered by the core; see xiangqi/core/attacks.pxd) --
 
@@ -423,17 +435,35 @@ class Position:
         return piece
 
     def clear(self) -> None:
-        """Leave only the two kings on their start points (e0, e9), Red to move, counters reset.
+        """Leave only the two kings, Red's on e0 and Black's on d9, Red to move, counters reset.
 
-        Unlike chess, a xiangqi position needs both kings, so this is the emptiest
-        board FEN can load; add pieces with set_piece_at().
+        Unlike chess, a xiangqi position needs both kings, and they may not face each
+        other on an open file, so this is one of the emptiest boards FEN can load. Add
+        pieces with set_piece_at(), or set a whole board at once with set_piece_map().
         """
-        codes = bytearray(90)
-        codes[4] = Piece(Color.RED, PieceType.KING).code
-        codes[85] = Piece(Color.BLACK, PieceType.KING).code
-        self._replace(codes, 0)
+        self.set_piece_map(
+            {4: Piece(Color.RED, PieceType.KING), 84: Piece(Color.BLACK, PieceType.KING)}
+        )
+        if self._board.side != 0:
+            self._replace(self._board.codes(), 0)
         self._halfmove_clock = 0
         self._fullmove_number = 1
+
+    def set_piece_map(self, pieces: Mapping[int, Piece]) -> None:
+        """Replace every piece at once: {square (0..89): Piece}, checked as set_piece_at().
+
+        The way to move a king in an edit, since a position without one is refused.
+        """
+        if not isinstance(pieces, Mapping):
+            raise TypeError(
+                f"pieces must be a mapping of squares to Pieces, got {type(pieces).__name__}"
+            )
+        codes = bytearray(90)
+        for square, piece in pieces.items():
+            if not isinstance(piece, Piece):
+                raise TypeError(f"pieces must map squares to Pieces, got {type(piece).__name__}")
+            codes[check_square(square)] = piece.code
+        self._replace(codes, self._board.side)
 
     def transform(self: _P, mapping: Callable[[int], int]) -> _P:
         """A new Position with the piece on each square s moved to mapping(s) (0..89).
