@@ -1,5 +1,14 @@
-# cython: language_level=3
-# Attacks, checkers and pins, worked back from the target square.
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# Room: queries for the Python API (attackers, checkers, pins), worked back from the
+# target point. Not on any hot path; written for clarity over speed.
+#
+# Map (one line per function):
+#   slot_kind(pc) -> kind              piece id -> king..pawn (0..6)             [queries]
+#   is_kind(pc, side, kind)            is pc side's piece of that kind           [queries]
+#   in_palace(sq, side), on_own_half   zones by row/column arithmetic            [queries]
+#   attackers_of(board, side, q, out)  side's pieces attacking q -> count        [queries]
+#   find_king(board, side)             16x16 square of side's king, 0 if none    [queries]
+#   pin_mask(board, p, mask)           where the piece on p may stand -> pinned? [queries]
 #
 # Every routine reads only the 16x16 board array (`squares[256]` of the board state:
 # piece id 16 + 16 * side + slot, 0 empty, 0xFF off the board), so this room needs no
