@@ -539,7 +539,7 @@ class Position:
         moves = [root.pop().iccs() for _ in range(len(root._stack))]
         state = dict(getattr(self, "__dict__", {}))
         counters = (root._halfmove_clock, root._fullmove_number)
-        return _unpickle, (type(self), root.fen(), moves[::-1], counters, state)
+        return _restore, (type(self), root.fen(), moves[::-1], counters, state)
 
     def _key(self) -> tuple[bytes, int]:
         return self._board.codes(), self._board.side
@@ -666,7 +666,12 @@ def _movement_reason(board: dict[int, Piece], piece: Piece, frm: int, to: int) -
     return f"the {name} on {SQUARE_NAMES[frm]} cannot move to {SQUARE_NAMES[to]}"
 
 
-def _unpickle(
+def _unpickle(fen: str, moves: list[str]) -> Position:
+    """Read pickles written before subclasses were kept (a FEN and ICCS moves)."""
+    return _restore(Position, fen, moves)
+
+
+def _restore(
     cls: type[Position],
     fen: str,
     moves: list[str],
