@@ -126,7 +126,8 @@ def judge(board: dict[int, str], red_to_move: bool, f: int, t: int, reason: str)
             assert kind == "R" or target is None
         return m[1].split("'")[0] + " blocked"
     m = re.fullmatch(
-        r"a cannon captures by jumping exactly one screen, and there (is none|are \d+) between \w\d and \w\d",
+        r"a cannon captures by jumping exactly one screen, "
+        r"and there (is none|are \d+) between \w\d and \w\d",
         reason,
     )
     if m:
