@@ -96,6 +96,9 @@ def test_colors_override_and_values_are_escaped() -> None:
         ({"fill": {"z9": "red"}}, ValueError, "square name"),
         ({"squares": [object()]}, TypeError, "marked square"),
         ({"orientation": 2}, TypeError, "orientation"),
+        ({"fill": [1, 2]}, TypeError, "fill must be a mapping"),
+        ({"arrows": None}, TypeError, "arrows must be an iterable"),
+        ({"squares": "e4"}, TypeError, "squares must be an iterable"),
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict[str, object], error: type, match: str) -> None:

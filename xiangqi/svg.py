@@ -347,6 +347,12 @@ def board(
         raise TypeError("font_family must be a str of at most 200 characters")
     if isinstance(arrows, (str, Move)):
         arrows = [arrows]
+    if fill is not None and not isinstance(fill, Mapping):
+        raise TypeError(f"fill must be a mapping of squares to colors, got {type(fill).__name__}")
+    if not isinstance(arrows, Iterable):
+        raise TypeError(f"arrows must be an iterable, got {type(arrows).__name__}")
+    if not isinstance(squares, Iterable) or isinstance(squares, (str, bytes)):
+        raise TypeError(f"squares must be an iterable of squares, got {type(squares).__name__}")
     arrow_list = [_read_arrow(a) for a in arrows]
     fills = {_square(sq, "fill square"): _color(c, "fill color") for sq, c in (fill or {}).items()}
     marked = sorted({_square(sq, "marked square") for sq in squares})
