@@ -212,7 +212,8 @@ class Position:
 
     def push(self, move: Move) -> None:
         """Play a legal move. An illegal one raises IllegalMoveError and changes nothing."""
-        _check_move(move, "push")
+        if type(move) is not Move:
+            _check_move(move, "push")
         captured = self._board.piece_at(move.to_square)
         if not self._board.push(move.from_square, move.to_square):
             raise self._illegal(move)
@@ -261,9 +262,9 @@ class Position:
         if not self._stack:
             raise IndexError("pop from a position with no moves to undo")
         self._board.pop()
-        move, self.halfmove_clock = self._stack.pop()
+        move, self._halfmove_clock = self._stack.pop()
         if self._board.side == 1:
-            self.fullmove_number -= 1
+            self._fullmove_number -= 1
         return move
 
     def peek(self) -> Move:
