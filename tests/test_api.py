@@ -183,8 +183,21 @@ def test_wrong_types_and_values(call: object, error: type, match: str) -> None:
     assert pos.fen() == fen
 
 
+def test_move_squares_are_checked() -> None:
+    with pytest.raises(TypeError, match="ints in 0..89"):
+        Move(True, 2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="ints in 0..89"):
+        Move("a0", 2)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="ints in 0..89"):
+        Move(90, 2)
+    with pytest.raises(ValueError, match="change squares"):
+        Move(4, 4)
+
+
 def test_numpy_integers_are_squares() -> None:
     np = pytest.importorskip("numpy")
+    move = Move(np.int64(22), np.int16(25))
+    assert type(move.from_square) is int and move == Move.from_iccs("e2h2")
     pos = Position()
     assert pos.piece_at(np.int64(4)) == Piece(RED, PieceType.KING)
     assert pos.king(np.int8(1)) == 85

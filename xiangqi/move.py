@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 from .errors import InvalidMoveError
@@ -19,9 +20,15 @@ class Move:
     to_square: int
 
     def __post_init__(self) -> None:
-        for sq in (self.from_square, self.to_square):
-            if type(sq) is not int or not 0 <= sq < 90:
-                raise ValueError(f"move squares must be ints in 0..89, got {sq!r}")
+        for field in ("from_square", "to_square"):
+            sq = getattr(self, field)
+            if type(sq) is not int:  # numpy and other integers become plain ints; bools do not
+                if isinstance(sq, bool) or not hasattr(type(sq), "__index__"):
+                    raise TypeError(f"move squares must be ints in 0..89, got {type(sq).__name__}")
+                sq = operator.index(sq)
+                object.__setattr__(self, field, sq)
+            if not 0 <= sq < 90:
+                raise ValueError(f"move squares must be ints in 0..89, got {quote(sq)}")
         if self.from_square == self.to_square:
             raise ValueError(
                 f"a move must change squares, got {SQUARE_NAMES[self.to_square]} twice"
