@@ -24,7 +24,7 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
 from .errors import IllegalMoveError, InvalidFenError
 from .fen import START_FEN, board_fen, parse_fen
 from .move import MOVES, Move
-from .pieces import Color, Piece, PieceType
+from .pieces import _PIECES, Color, Piece, PieceType
 from .squares import SQUARE_NAMES, SquareSet, check_square, quote
 
 _P = TypeVar("_P", bound="Position")
@@ -175,13 +175,14 @@ class Position:
 
     def piece_at(self, square: int) -> Piece | None:
         """The piece on a public square (0..89), or None if it is empty."""
-        code = self._board.piece_at(check_square(square))
-        return Piece.from_code(code) if code else None
+        # The core checks a plain int's range itself; anything else is converted first.
+        code = self._board.piece_at(square if type(square) is int else check_square(square))
+        return _PIECES[code - 1] if code else None
 
     def piece_map(self) -> dict[int, Piece]:
         """Every piece by public square (0..89)."""
         codes = self._board.codes()
-        return {sq: Piece.from_code(c) for sq, c in enumerate(codes) if c}
+        return {sq: _PIECES[c - 1] for sq, c in enumerate(codes) if c}
 
     def king(self, color: Color) -> int:
         """Public square (0..89) of the king of color (RED or BLACK)."""
