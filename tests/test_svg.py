@@ -25,6 +25,12 @@ from xiangqi.svg import Arrow, SvgWrapper, board
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+def test_empty_board() -> None:
+    root = ET.fromstring(board())
+    assert not [el for el in root.iter(SVG + "g") if "piece" in (el.get("class") or "").split()]
+    assert root.find(f".//{SVG}g[@class='river']") is not None
+
+
 def test_board_returns_a_notebook_renderable_str() -> None:
     picture = board(Position())
     assert isinstance(picture, SvgWrapper) and isinstance(picture, str)
@@ -45,7 +51,7 @@ def test_lastmove_of_a_wrong_type_or_bad_text() -> None:
         board(Position(), lastmove=17)  # type: ignore[arg-type]
     with pytest.raises(InvalidMoveError, match="h2x9"):
         board(Position(), lastmove="h2x9")
-    with pytest.raises(TypeError, match="takes a Position"):
+    with pytest.raises(TypeError, match="takes a Position or None"):
         board("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")  # type: ignore[arg-type]
 
 

@@ -23,7 +23,7 @@ from xml.sax.saxutils import quoteattr
 from ._glyphs import GLYPHS, UNITS_PER_EM
 from .display import piece_character
 from .move import Move
-from .pieces import Color
+from .pieces import Color, Piece
 from .squares import FILE_NAMES, SQUARE_NAMES, check_square, parse_square, quote
 
 if TYPE_CHECKING:
@@ -228,9 +228,9 @@ def _arrow(tail: int, head: int, color: str, flipped: bool, css_class: str) -> s
     )
 
 
-def _pieces(pos: Position, flipped: bool, colors: Mapping[str, str]) -> list[str]:
+def _pieces(pieces: dict[int, Piece], flipped: bool, colors: Mapping[str, str]) -> list[str]:
     parts = ['<g class="pieces">']
-    for square, piece in sorted(pos.piece_map().items()):
+    for square, piece in sorted(pieces.items()):
         x, y = _point(square, flipped)
         color = "red" if piece.color == Color.RED else "black"
         ink = colors[color]
@@ -285,7 +285,7 @@ def _read_arrow(value: object) -> Arrow:
 
 
 def board(
-    pos: Position,
+    pos: Position | None = None,
     lastmove: Move | str | None = None,
     flipped: bool = False,
     *,
@@ -300,6 +300,8 @@ def board(
     font_family: str | None = None,
 ) -> SvgWrapper:
     """An SVG picture of pos (an SvgWrapper: a str that notebooks show as a picture).
+
+    - pos: the Position to draw; None draws the empty board.
 
     - lastmove: a Move or ICCS text ("h2e2"); its two points are highlighted.
     - orientation: the side drawn at the bottom (RED by default); flipped=True is the
@@ -317,8 +319,9 @@ def board(
     """
     from .position import Position
 
-    if not isinstance(pos, Position):
-        raise TypeError(f"board() takes a Position, got {type(pos).__name__}")
+    if pos is not None and not isinstance(pos, Position):
+        raise TypeError(f"board() takes a Position or None, got {type(pos).__name__}")
+    pieces = pos.piece_map() if pos is not None else {}
     move = _read_move(lastmove) if lastmove is not None else None
     if orientation is not None:
         if isinstance(orientation, bool) or orientation not in (Color.RED, Color.BLACK):
@@ -357,13 +360,14 @@ def board(
     fills = {_square(sq, "fill square"): _color(c, "fill color") for sq, c in (fill or {}).items()}
     marked = sorted({_square(sq, "marked square") for sq in squares})
     if check is None:
-        check_square_ = pos.king(pos.turn) if pos.is_check() else None
+        in_check = pos is not None and pos.is_check()
+        check_square_ = pos.king(pos.turn) if pos is not None and in_check else None
     else:
         check_square_ = _square(check, "check")
 
     width = size if size is not None else WIDTH
     height = round(width * HEIGHT / WIDTH)
-    used = {piece_character(p) for p in pos.piece_map().values()} | set("楚河汉界")
+    used = {piece_character(p) for p in pieces.values()} | set("楚河汉界")
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'version="1.1" class="xiangqi-board" viewBox="0 0 {WIDTH} {HEIGHT}" '
@@ -389,7 +393,7 @@ def board(
     if move is not None:
         parts += _lastmove(move, flipped, palette)
     parts += _check(check_square_, flipped, palette)
-    parts += _pieces(pos, flipped, palette)
+    parts += _pieces(pieces, flipped, palette)
     for sq in marked:
         x, y = _point(sq, flipped)
         parts.append(
