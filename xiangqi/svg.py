@@ -96,7 +96,19 @@ def _color(value: object, what: str) -> str:
         raise TypeError(f"{what} must be a str (a CSS color), got {type(value).__name__}")
     if not 0 < len(value) <= 100:
         raise ValueError(f"{what} must be a CSS color of 1..100 characters, got {quote(value)}")
+    _xml_text(value, what)
     return value
+
+
+def _xml_text(value: str, what: str) -> None:
+    """Refuse characters XML 1.0 cannot carry, even escaped (most control characters)."""
+    for ch in value:
+        if (
+            (ord(ch) < 32 and ch not in "\t\n\r")
+            or ch in "\ufffe\uffff"
+            or "\ud800" <= ch <= "\udfff"
+        ):
+            raise ValueError(f"{what} holds a character XML cannot carry: {quote(value)}")
 
 
 def _attr(value: object) -> str:
@@ -346,8 +358,11 @@ def board(
         if not 1 <= size <= MAX_SIZE:
             raise ValueError(f"size must be 1..{MAX_SIZE} pixels, got {size}")
     coordinate_font = "sans-serif" if font_family is None else font_family
-    if not isinstance(coordinate_font, str) or len(coordinate_font) > 200:
-        raise TypeError("font_family must be a str of at most 200 characters")
+    if not isinstance(coordinate_font, str):
+        raise TypeError(f"font_family must be a str, got {type(coordinate_font).__name__}")
+    if len(coordinate_font) > 200:
+        raise ValueError(f"font_family must be at most 200 characters, got {len(coordinate_font)}")
+    _xml_text(coordinate_font, "font_family")
     if isinstance(arrows, (str, Move)):
         arrows = [arrows]
     if fill is not None and not isinstance(fill, Mapping):
