@@ -219,14 +219,14 @@ def test_messages_quote_a_bounded_prefix(parse: object) -> None:
     assert len(str(info.value)) < 1000
 
 
+# Every character outside ASCII whose upper or lower case is ASCII (the class of
+# lookalikes case-insensitive matching could let through: dotless i, long s, the Kelvin
+# sign, the ligatures...), plus a full-width letter, a dotted capital I and a non-ASCII digit.
 LOOKALIKES = [
-    "\u0131",  # dotless i: upper() is "I"
-    "\u0130",  # dotted capital I: lower() is "i" plus a combining dot
-    "\u017f",  # long s
-    "\u212a",  # Kelvin sign: lower() is "k"
-    "\uff48",  # full-width h
-    "\u0660",  # Arabic-Indic zero: isdigit()
-]
+    chr(i)
+    for i in range(128, sys.maxunicode + 1)
+    if chr(i).upper().isascii() or chr(i).lower().isascii()
+] + ["\uff48", "\u0130", "\u0660"]
 
 
 @pytest.mark.parametrize("char", LOOKALIKES)
@@ -253,6 +253,9 @@ def test_parsers_refuse_unicode_lookalikes(char: str) -> None:
     with pytest.raises(ValueError):
         xiangqi.parse_square("e0".replace("e", char))
     assert Piece.from_symbol(char) is None
+    for text in ("C2.5".replace("C", char), "C2.5".replace("2", char), char + "2.5"):
+        with pytest.raises(XiangqiError):
+            pos.parse_wxf(text)
 
 
 def test_fen_fields_split_on_ascii_blanks_only() -> None:
