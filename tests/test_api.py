@@ -194,6 +194,30 @@ def test_move_squares_are_checked() -> None:
         Move(4, 4)
 
 
+class Liar(int):
+    """An int whose comparisons all say yes."""
+
+    def __lt__(self, other: object) -> bool:
+        return True
+
+    __le__ = __gt__ = __ge__ = __lt__
+
+
+def test_lying_int_subclasses_are_read_by_their_real_value() -> None:
+    pos = Position()
+    with pytest.raises(ValueError, match="0..89"):
+        xiangqi.square_name(Liar(10**9))
+    with pytest.raises(ValueError, match="0..89"):
+        pos.attackers(RED, Liar(-5))
+    with pytest.raises(ValueError, match="RED"):
+        pos.king(Liar(7))
+    with pytest.raises(ValueError, match="0..89"):
+        Move(Liar(100), 3)
+    with pytest.raises(ValueError, match="at least 1"):
+        pos.fullmove_number = Liar(0)
+    assert type(Move(Liar(4), 13).from_square) is int
+
+
 def test_numpy_integers_are_squares() -> None:
     np = pytest.importorskip("numpy")
     move = Move(np.int64(22), np.int16(25))

@@ -25,7 +25,7 @@ class Move:
             if type(sq) is not int:  # numpy and other integers become plain ints; bools do not
                 if isinstance(sq, bool) or not hasattr(type(sq), "__index__"):
                     raise TypeError(f"move squares must be ints in 0..89, got {type(sq).__name__}")
-                sq = operator.index(sq)
+                sq = int.__int__(operator.index(sq))  # the real value of an int subclass
                 object.__setattr__(self, field, sq)
             if not 0 <= sq < 90:
                 raise ValueError(f"move squares must be ints in 0..89, got {quote(sq)}")

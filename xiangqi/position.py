@@ -21,8 +21,8 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
         "with `pip install -e .` or `python setup.py build_ext --inplace` (needs Cython and a "
         "C compiler), or run from outside this source tree to use an installed xiangqi."
     ) from exc
-from .errors import IllegalMoveError, InvalidFenError
-from .fen import START_FEN, board_fen, parse_fen
+from .errors import IllegalMoveError
+from .fen import START_FEN, board_fen, check_placement, parse_fen, side_in_check_error
 from .move import MOVES, Move
 from .pieces import _PIECES, Color, Piece, PieceType
 from .squares import SQUARE_NAMES, SquareSet, check_square, quote
@@ -45,7 +45,7 @@ def _check_move(move: object, method: str) -> Move:
 def _check_color(color: object) -> Color:
     if isinstance(color, bool) or not hasattr(type(color), "__index__"):
         raise TypeError(f"color must be a Color (RED or BLACK), got {type(color).__name__}")
-    value = operator.index(color)  # type: ignore[arg-type]
+    value = int.__int__(operator.index(color))  # type: ignore[arg-type]
     if value not in (0, 1):
         raise ValueError(f"color must be RED (0) or BLACK (1), got {value}")
     return Color(value)
@@ -54,10 +54,23 @@ def _check_color(color: object) -> Color:
 def _counter(value: object, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    number = operator.index(value)  # type: ignore[arg-type]
+    number = int.__int__(operator.index(value))  # type: ignore[arg-type]
     if number < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {number}")
     return int(number)
+
+
+def _checked_board(codes: bytes, side: int, fen: str) -> _core.Board:
+    """A core Board of 90 piece codes and a side, after every check FEN text gets.
+
+    fen is the text quoted in the InvalidFenError (a FEN, or the board an edit made).
+    """
+    check_placement(codes, fen)
+    board = _core.Board()
+    board.load(codes, side)
+    if board.in_check(1 - side):
+        raise side_in_check_error(side, fen)
+    return board
 
 
 class LegalMoveView:
@@ -115,11 +128,7 @@ class Position:
 
     def _load(self, fen: str) -> None:
         parsed = parse_fen(fen)
-        board = _core.Board()
-        try:
-            board.load(parsed.codes, parsed.side)
-        except ValueError as exc:
-            raise InvalidFenError(f"{exc}: {quote(fen)}") from None
+        board = _checked_board(parsed.codes, parsed.side, fen)
         self._board = board
         self._stack = []
         self._halfmove_clock = parsed.halfmove_clock
@@ -406,13 +415,8 @@ class Position:
 
     def _replace(self, codes: bytes | bytearray, side: int) -> None:
         """Load codes and side after the FEN checks; on refusal change nothing."""
-        board = _core.Board()
-        try:
-            board.load(bytes(codes), side)
-        except ValueError as exc:
-            fen = f"{board_fen(bytes(codes))} {'wb'[side]}"
-            raise InvalidFenError(f"{exc}: {fen!r}") from None
-        self._board = board
+        codes = bytes(codes)
+        self._board = _checked_board(codes, side, f"{board_fen(codes)} {'wb'[side]}")
         self._stack = []
 
     def set_piece_at(self, square: int, piece: Piece | None) -> None:

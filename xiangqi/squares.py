@@ -32,17 +32,18 @@ def quote(value: object) -> str:
 
 
 def _index(value: object, what: str) -> int:
-    """value as an int (operator.index semantics; bools refused), else TypeError."""
+    """value as a plain int (operator.index semantics; bools refused), else TypeError."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise TypeError(f"{what} must be an int, got {type(value).__name__}")
-    return operator.index(value)  # type: ignore[arg-type]
+    # int.__int__ gives the real value even from an int subclass whose operators lie.
+    return int.__int__(operator.index(value))  # type: ignore[arg-type]
 
 
 def check_square(value: object) -> int:
     """A public square number 0..89 as a plain int: TypeError or ValueError otherwise."""
     sq = _index(value, "square")
     if not 0 <= sq < 90:
-        raise ValueError(f"square must be in 0..89 (file + 9 * rank), got {sq}")
+        raise ValueError(f"square must be in 0..89, got {sq}")
     return sq
 
 
