@@ -19,6 +19,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+from xiangqi.core.attacks cimport attackers_of, pin_mask
 from xiangqi.core.book cimport (
     REFERENCE_MAX_DEPTH, View, book_check, generate_legal_book, perft_book,
 )
@@ -86,6 +87,30 @@ cdef inline int check_int(object value, str name, int low, int high) except -1:
     return <int>v
 
 
+cdef extern from *:
+    """
+    #define XIANGQI_COUNTER_MAX (1LL << 62)
+    """
+    # The largest FEN counter the history holds (a long long).
+    const long long COUNTER_MAX "XIANGQI_COUNTER_MAX"
+
+
+cdef inline long long check_counter(object value, str name, long long low) except -1:
+    # A FEN counter in low..COUNTER_MAX, converted like check_int (not bool, not float).
+    cdef int overflow = 0
+    cdef long long v
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got bool")
+    try:
+        number = PyNumber_Index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+    v = PyLong_AsLongLongAndOverflow(number, &overflow)
+    if overflow or v < low or v > COUNTER_MAX:
+        raise ValueError(f"{name} must be in {low}..{COUNTER_MAX}")
+    return v
+
+
 cdef inline int check_square(object square) except -1:
     # A public square 0..89 (see check_int).
     return check_int(square, "square", 0, 89)
@@ -146,7 +171,7 @@ cdef class Board:
         self.capacity = capacity
         return 0
 
-    cdef void _reset_history(self, int clock) noexcept:
+    cdef void _reset_history(self, long long clock) noexcept:
         # Forget the moves: the current position becomes the root, with this halfmove clock.
         self.nply = 0
         self.plies[0].key = key_from_scratch(self.st.squares, self.st.side)
@@ -162,7 +187,7 @@ cdef class Board:
         Checks only what keeps the core inside its arrays: 90 codes, each 0..14, no
         more pieces of a kind than the core has slots for (1 king, 2 of each of
         advisor, elephant, horse, rook and cannon, 5 pawns per side), side 0 or 1,
-        and the FEN counters (halfmove clock 0..2**31-1, move number 1..2**31-1).
+        and the FEN counters (halfmove clock 0..2**62, move number 1..2**62).
         Whether the position is legal (kings, placement, check) is judged in Python,
         by xiangqi.fen, before Position loads a board. The history is cleared: the
         position becomes the root. On error nothing changes.
@@ -173,8 +198,8 @@ cdef class Board:
         if codes.shape[0] != 90:
             raise ValueError(f"expected 90 piece codes, got {codes.shape[0]}")
         cdef int side = check_int(side_to_move, "side (0 Red, 1 Black)", 0, 1)
-        cdef int clock = check_int(halfmove_clock, "halfmove clock", 0, 2147483647)
-        cdef int fullmove = check_int(fullmove_number, "move number", 1, 2147483647)
+        cdef long long clock = check_counter(halfmove_clock, "halfmove clock", 0)
+        cdef long long fullmove = check_counter(fullmove_number, "move number", 1)
         clear_board(&st)
         memset(counts, 0, sizeof(counts))
         st.side = side
@@ -240,8 +265,8 @@ cdef class Board:
 
     def set_counters(self, object halfmove_clock, object fullmove_number):
         """Set the current halfmove clock and move number (the moves pushed are kept)."""
-        cdef int clock = check_int(halfmove_clock, "halfmove clock", 0, 2147483647)
-        cdef int fullmove = check_int(fullmove_number, "move number", 1, 2147483647)
+        cdef long long clock = check_counter(halfmove_clock, "halfmove clock", 0)
+        cdef long long fullmove = check_counter(fullmove_number, "move number", 1)
         cdef int root_side = self.st.side ^ (self.nply & 1)
         self.plies[self.nply].clock = clock
         self.fullmove0 = fullmove - (self.nply + root_side) // 2
@@ -396,7 +421,7 @@ cdef class Board:
         ply.key = key_after_move(prev.key, pc, mv & 255, mv >> 8, cap)
         ply.move = mv
         ply.captured = cap
-        ply.clock = 0 if cap else (prev.clock + 1 if prev.clock < 2147483647 else prev.clock)
+        ply.clock = 0 if cap else (prev.clock + 1 if prev.clock < COUNTER_MAX else prev.clock)
         ply.check = in_check(&self.st, self.st.side)
         self.nply += 1
         return True
@@ -441,6 +466,43 @@ cdef class Board:
         if n < 0:
             raise_pending()
         return n
+
+    def attackers(self, side, square):
+        """Public squares (ascending) of side's pieces that attack a public square.
+
+        See xiangqi/core/attacks.pxd for what attacking means (cannon screens and
+        the facing kings included); the square may be empty or hold any piece.
+        """
+        cdef int who = check_int(side, "side (0 Red, 1 Black)", 0, 1)
+        cdef int q = SQUARE_OF[check_square(square)]
+        cdef int found[32]
+        cdef int n = attackers_of(self.st.squares, who, q, found)
+        return sorted([PUBLIC_OF[found[i]] for i in range(n)])
+
+    def pin_mask(self, square):
+        """Bit mask (bit i = public square i) of where the piece on square may stand
+        without exposing its king; all 90 bits when it is not pinned or there is no piece."""
+        cdef unsigned char mask[256]
+        cdef int sq
+        cdef object out = 0
+        pin_mask(self.st.squares, SQUARE_OF[check_square(square)], mask)
+        for sq in range(90):
+            if mask[SQUARE_OF[sq]]:
+                out |= (<object>1) << sq
+        return out
+
+    def gives_check(self, from_square, to_square):
+        """Would the move put the other side in check? None if it does not follow its
+        piece's movement rule (the second algorithm), else a bool; the board is unchanged."""
+        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int cap, mover = self.st.side
+        cdef bint checks
+        if not legal_move_ee(&self.st, mv):
+            return None
+        cap = make_move(&self.st, mv)
+        checks = in_check(&self.st, 1 - mover)
+        unmake_move(&self.st, mv, cap)
+        return bool(checks)
 
     @property
     def squares(self):

@@ -72,7 +72,7 @@ cdef struct PlyRecord:
     uint64_t key        # Zobrist key of the position (see zobrist.pxd)
     int move            # core move that led here, from | to << 8; 0 at the root
     int captured        # core piece id that move captured, 0 if none
-    int clock           # plies since the last capture (the FEN halfmove clock)
+    long long clock     # plies since the last capture (the FEN halfmove clock)
     int check           # 1 if the side to move here is in check (the move gave check)
 
 # judge_repetition results, from the view of the side to move (like the engines').
@@ -314,9 +314,8 @@ cdef inline int count_occurrences(const PlyRecord* plies, int n) noexcept nogil:
     # How many times the current position (plies[n]) has occurred since the last capture,
     # itself included. Positions two plies apart cannot be equal, so the scan starts 4 back.
     cdef uint64_t key = plies[n].key
-    cdef int stop = n - plies[n].clock, i, seen = 1
-    if stop < 0:
-        stop = 0
+    cdef long long back = plies[n].clock if plies[n].clock < n else n
+    cdef int stop = n - <int>back, i, seen = 1
     i = n - 4
     while i >= stop:
         if plies[i].key == key:
@@ -330,12 +329,11 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
     # The ruling at the current position when it has occurred `count` times (count >= 2),
     # else RULING_NONE. See the header for the rules applied.
     cdef uint64_t key = plies[n].key
-    cdef int stop = n - plies[n].clock, i, seen = 1, first = -1, mover
+    cdef long long back = plies[n].clock if plies[n].clock < n else n
+    cdef int stop = n - <int>back, i, seen = 1, first = -1, mover
     cdef bint checking[2]
     cdef unsigned int chase[2]
     cdef ReplayBoard r
-    if stop < 0:
-        stop = 0
     i = n - 4
     while i >= stop:
         if plies[i].key == key:
@@ -381,14 +379,13 @@ cdef inline bint move_rule_reached(const PlyRecord* plies, int n, int limit) noe
     # Has the no-capture count reached limit plies? A side's checks beyond its first
     # CHECKS_COUNTED in the no-capture stretch do not count (plies before the root are
     # counted as plain moves: their checks are not known).
-    cdef int clock = plies[n].clock, i, mover, stop
+    cdef long long clock = plies[n].clock
+    cdef int i, mover, stop
     cdef int checks[2]
     if clock < limit:
         return 0
     checks[0] = checks[1] = 0
-    stop = n - clock
-    if stop < 0:
-        stop = 0
+    stop = n - <int>(clock if clock < n else n)
     for i in range(stop + 1, n + 1):
         if plies[i].check:
             mover = ((n - i) & 1)   # relative: 0 = the side that made the last move
