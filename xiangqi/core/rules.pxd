@@ -8,6 +8,8 @@
 #   plies     PlyRecord[n + 1]: plies[0] is the root (the position the history starts from),
 #             plies[i] the position after the i-th move; plies[n] is the current position
 # and never writes to them (the chase analysis replays moves on a private copy).
+# has_legal_move and outcome_code take the BoardState itself and make/unmake moves on
+# it while testing; it is restored before they return (do not share it across threads).
 #
 # Entry points (return codes below):
 #   outcome_code(b, plies, n, count, limit)     the whole verdict for BoardState b: END_* |
@@ -33,14 +35,14 @@
 #   made in the span. Both sides chasing perpetually, or neither, is a draw.
 # - X "chases" victim v after a move when some piece a of X (not a king, not a pawn:
 #   those may chase freely) can legally capture v, a is not pinned (a pinned piece does
-#   not attack, not even its pinner: WXF diagram 39), v is
-#   not a king nor a pawn on its own side of the river, and either
+#   not attack, not even its pinner: WXF diagram 39), v is not a king nor a pawn on its
+#   own side of the river, and either
 #     * a is a horse or cannon and v a rook, or a is an advisor or elephant and v a rook,
 #       horse or cannon (a threat against a stronger piece counts even if protected); or
-#     * v is unprotected: after a takes v, no unpinned piece of v's side can legally take back
-#       (a pinned protector, or a king that would step into check or face the other
-#       king, is a fake root); and if a and v are of one kind, v cannot legally take a
-#       (a mutual attack is no chase).
+#     * v is unprotected: after a takes v, no unpinned piece of v's side can legally
+#       take back (a pinned protector, or a king that would step into check or face the
+#       other king, is a fake root); and if a and v are of one kind, v cannot legally
+#       take a (a mutual attack is no chase).
 #   The move "newly" chases v when some attacker chases v after it and that attacker did
 #   not chase v before it (a different piece taking up the threat is new). Pieces
 #   keep their identity (core piece id) through the cycle, so a fleeing piece is
