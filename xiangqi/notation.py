@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from .errors import IllegalMoveError, InvalidMoveError
 from .move import Move
 from .pieces import Color, Piece, PieceType
-from .squares import FILE_NAMES
+from .squares import FILE_NAMES, quote
 
 if TYPE_CHECKING:
     from .position import Position
@@ -129,20 +129,17 @@ def parse_iccs(pos: Position, text: str, style: IccsStyle | None = None) -> Move
     match = _ICCS_RE[style].fullmatch(ascii_text)
     if match is None:
         raise InvalidMoveError(
-            f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {_quote(text)}"
+            f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {quote(text)}"
         )
     low = 1 if style == "ranks1" else 0
     ff, fr, tf, tr = match.groups()
     frm = FILE_NAMES.index(ff.lower()) + 9 * (int(fr) - low)
     to = FILE_NAMES.index(tf.lower()) + 9 * (int(tr) - low)
     if frm == to:
-        raise InvalidMoveError(f"a move must change squares, got {_quote(text)}")
+        raise InvalidMoveError(f"a move must change squares, got {quote(text)}")
     move = Move(frm, to)
     if not pos.is_legal(move):
-        try:
-            pos.parse_iccs(move.iccs())  # raises with the core's reason
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"{exc} (read from {_quote(text)})") from None
+        raise pos._illegal(move, text)
     return move
 
 
@@ -344,7 +341,7 @@ def _find(pos: Position, wanted: _Wanted, text: str, notation: str) -> Move:
     else:
         names = "/".join(k.name.lower() for k in wanted.kinds)
         why = f"no {side} {names} that it names has a legal move"
-    raise IllegalMoveError(f"{notation} move {_quote(text)}: {why} in {pos.fen()!r}")
+    raise IllegalMoveError(f"{notation} move {quote(text)}: {why} in {pos.fen()!r}")
 
 
 _WXF_DIRECTIONS = {"+": "+", "-": "-", ".": ".", "=": "."}
@@ -354,7 +351,7 @@ def _parse_wxf_text(text: str) -> _Wanted:
     s = "".join(text.translate(_FULLWIDTH).split())
     bad = InvalidMoveError(
         f"expected WXF move text of 4 characters such as 'C2.5', 'H8+7', 'R+.3' or '++.4', "
-        f"got {_quote(text)}"
+        f"got {quote(text)}"
     )
     if not s.isascii():  # upper() would turn "ſ" into "S" and "ı" into "I"
         raise bad
@@ -448,7 +445,7 @@ def _parse_chinese_text(text: str) -> _Wanted:
     s = "".join(text.split())
     bad = InvalidMoveError(
         f"expected Chinese move text such as '炮二平五', '马8进7', '前炮退二' or '前兵九平八', "
-        f"got {_quote(text)}"
+        f"got {quote(text)}"
     )
     kinds: list[str] = []
     for ch in s:
@@ -488,11 +485,6 @@ def parse_chinese(pos: Position, text: str) -> Move:
     """The legal move that Chinese text names in pos (see the module docstring for the forms)."""
     _check_str(text, "Chinese")
     return _find(pos, _parse_chinese_text(text), text, "Chinese")
-
-
-def _quote(text: str) -> str:
-    """A bounded repr of input for error messages."""
-    return repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text)} characters)"
 
 
 def _check_str(text: object, notation: str) -> None:
