@@ -24,9 +24,11 @@ notation")
     each of two files the file digit takes the letter's place (``3+.4``, ``33.4``, ``3-.4``,
     ``7+.6``). Advisors and elephants never need a marker: of two on one file, one can only
     advance and the other only retreat. Output writes ``.``; input also takes ``=``, lower case,
-    and the letters G (general or guard: king and advisor moves never read alike), S (soldier),
+    the letters G (general or guard: king and advisor moves never read alike), S (soldier),
     N (knight), B (bishop) and M (minister, the elephant, as in the WXF-hosted "Chinese Chess File
-    Format").
+    Format"), the front/rear marker before the letter (``+R+6`` for ``R++6``, as the wxf.ca
+    collections write it) and full-width forms (``Ｃ２＝５``). Only ASCII (after folding the
+    full-width forms) is read: Unicode lookalikes such as "ſ" or "ı" are refused.
 
 Chinese (象棋竞赛规则 article 7.5, and 象棋百科全书 "中国象棋电脑应用规范(二): 着法表示")
     Piece, file, 进/退/平, count or file: ``炮二平五``, ``马8进7``. Red writes 一..九, Black 1..9.
@@ -121,12 +123,11 @@ def parse_iccs(pos: Position, text: str, style: IccsStyle | None = None) -> Move
     "ranks1" must be asked for, since "h3e3" is valid in both rank numberings.
     """
     _check_str(text, "ICCS")
-    ascii_text = text.translate(_FULLWIDTH).strip()
     if style is None:
-        style = "dashed" if "-" in ascii_text else "iccs"
+        style = "dashed" if "-" in text else "iccs"
     if style not in _ICCS_RE:
         raise ValueError(f"ICCS style must be 'iccs', 'ranks1' or 'dashed', got {style!r}")
-    match = _ICCS_RE[style].fullmatch(ascii_text)
+    match = _ICCS_RE[style].fullmatch(text.strip())
     if match is None:
         raise InvalidMoveError(
             f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {quote(text)}"
