@@ -15,7 +15,7 @@ import pyffish
 import pytest
 from test_engine_fairy import FAIRY, SKIP_REASON
 
-from xiangqi import Move, Position
+from xiangqi import Move, Position, Termination
 from xiangqi.__main__ import main
 from xiangqi.engine import Limit
 from xiangqi.match import EngineSpec, adjudicate, parse_tc, run_match
@@ -65,10 +65,12 @@ def test_adjudicate_checkmate_stalemate_and_cap() -> None:
     # Rulings from the rulebook: checkmate and stalemate both lose for the side to move.
     assert pyffish_ruling("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1", []) == "1-0"
     mate = adjudicate(Position("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1"))
-    assert mate is not None and mate.result == "1-0" and mate.termination == "normal"
+    assert mate is not None and mate.result == "1-0" and mate.termination == "checkmate"
     assert pyffish_ruling("3k5/4P4/9/9/9/9/9/9/9/4K4 b - - 0 1", []) == "1-0"
     stalemate = adjudicate(Position("3k5/4P4/9/9/9/9/9/9/9/4K4 b - - 0 1"))
-    assert stalemate is not None and stalemate.result == "1-0"
+    assert (
+        stalemate is not None and stalemate.result == "1-0" and stalemate.termination == "stalemate"
+    )
     assert adjudicate(Position()) is None
     pos = Position()
     # Pawn moves: nothing repeats (a repeated cycle would be ruled a repetition first).
@@ -178,7 +180,10 @@ def test_real_match_games_replay_and_rulings_agree(tmp_path: Path) -> None:
         if game.tags["Termination"] == "adjudication":
             assert len(moves) >= 80 and game.result == "1/2-1/2"
         else:
-            assert game.tags["Termination"] == "normal"
+            # A ruling the rules name (checkmate, stalemate, perpetual check, ...).
+            assert game.tags["Termination"] in {
+                t.name.lower().replace("_", " ") for t in Termination
+            }
             assert ruling == game.result, (game.to_pgn(), ruling)
         red_first = round_no % 2 == 1
         names = (game.tags["Red"], game.tags["Black"])

@@ -277,3 +277,39 @@ def test_any_text_reads_and_what_is_read_round_trips(text: str) -> None:
         again = read_game(written)
         assert again is not None and again.errors == [] and again.moves == game.moves
         assert again.to_pgn() == written
+
+
+def test_from_board_takes_result_and_termination_from_the_rulings() -> None:
+    """A rook checking on e- and f-files for ever loses (pyffish rules the same line a loss)."""
+    import pyffish
+
+    from xiangqi import Position
+    from xiangqi.pgn import Game, read_game
+
+    fen = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1"
+    iccs_moves = ["a1e1"] + 2 * ["e9f9", "e1f1", "f9e9", "f1e1"]
+    # Fairy-Stockfish writes ranks 1..10; its value is from the side to move's view (Black).
+    ff = [m[0] + str(int(m[1]) + 1) + m[2] + str(int(m[3]) + 1) for m in iccs_moves]
+    ended, value = pyffish.is_optional_game_end("xiangqi", fen, ff)
+    assert ended and value > 0  # Black, to move, is the winner: Red broke the rule
+    pos = Position(fen)
+    for text in iccs_moves:
+        pos.push_iccs(text)
+    game = Game.from_board(pos)
+    assert game.result == "0-1"
+    assert game.tags["Termination"] == "perpetual check"
+    assert game.outcome() == pos.outcome()
+    again = read_game(game.to_pgn())
+    assert again is not None
+    assert again.tags["Termination"] == "perpetual check" and again.result == "0-1"
+
+
+def test_from_board_of_a_game_in_progress_has_no_termination() -> None:
+    from xiangqi import Position
+    from xiangqi.pgn import Game
+
+    pos = Position()
+    pos.push_iccs("h2e2")
+    game = Game.from_board(pos)
+    assert game.result == "*" and "Termination" not in game.tags
+    assert game.outcome() is None

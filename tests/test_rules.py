@@ -189,8 +189,8 @@ def test_outcome_result_strings() -> None:
     assert Outcome(Termination.CHECKMATE, Color.RED).result() == "1-0"
     assert Outcome(Termination.STALEMATE, Color.BLACK).result() == "0-1"
     assert Outcome(Termination.REPETITION, None).result() == "1/2-1/2"
-    assert Outcome(Termination.PERPETUAL_CHECK, Color.RED).termination_tag() == "rules infraction"
-    assert Outcome(Termination.MOVE_RULE, None).termination_tag() == "normal"
+    assert Outcome(Termination.PERPETUAL_CHECK, Color.RED).termination_tag() == "perpetual check"
+    assert Outcome(Termination.MOVE_RULE, None).termination_tag() == "move rule"
 
 
 @pytest.mark.parametrize(

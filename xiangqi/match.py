@@ -4,11 +4,12 @@ Squares are public numbers 0..89 and moves xiangqi.Move objects, as everywhere i
 A match plays ``games`` games between two engines (:class:`EngineSpec`), swapping colours
 every game (with openings, each opening is played twice, once with each engine as Red). Each
 game is judged after every move by :func:`adjudicate` with the project's rulings
-(``Position.outcome()``: mate, stalemate, perpetual check and chase, repetition, the move rule,
-insufficient material) plus a ply cap. An engine that sends an illegal move, no move, or dies loses the game. Every game is
-written as PGN through :mod:`xiangqi.pgn` with its Result, a Termination tag (PGN's standard
-words: normal, adjudication, rules infraction, abandoned) and a closing comment that names
-the reason.
+(``Position.outcome()``: mate, stalemate, perpetual check and chase, repetition, the move
+rule, insufficient material) plus a ply cap. An engine that sends an illegal move, no move,
+or dies loses the game. Every game is written as PGN through :mod:`xiangqi.pgn` with its
+Result, a Termination tag (the ruling in words, as ``Outcome.termination_tag()`` gives it,
+or PGN's words adjudication, rules infraction, abandoned for the ply cap and engine faults)
+and a closing comment that names the reason.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def adjudicate(pos: Position, max_plies: int = DEFAULT_MAX_PLIES) -> GameOver | 
     """
     outcome = pos.outcome()
     if outcome is not None:
-        reason = outcome.termination.name.lower().replace("_", " ")
+        reason = outcome.termination_tag()
         if outcome.winner is not None:
             loser = "Black" if outcome.winner == Color.RED else "Red"
             reason = f"{reason}: {loser} loses"

@@ -58,6 +58,7 @@ from .move import Move
 from .notation import chinese, iccs, parse_chinese, parse_iccs, parse_wxf, wxf
 from .pieces import Color
 from .position import Position
+from .rules import Outcome
 
 __all__ = [
     "RESULTS",
@@ -465,7 +466,11 @@ class Game(GameNode):
 
     @classmethod
     def from_board(cls, pos: Position) -> Game:
-        """A Game of a Position's moves, from the position before the first of them."""
+        """A Game of a Position's moves, from the position before the first of them.
+
+        When the position is ruled over (``pos.outcome()``), the Result tag is set from the
+        ruling and a Termination tag names it ('checkmate', 'perpetual check', ...).
+        """
         if not isinstance(pos, Position):
             raise TypeError(f"from_board() takes a Position, got {type(pos).__name__}")
         start = pos.copy()
@@ -475,7 +480,19 @@ class Game(GameNode):
         game = cls(fen=start.fen())
         for move in moves:
             game.add_move(move)
+        outcome = pos.outcome()
+        if outcome is not None:
+            game.result = outcome.result()
+            game.tags["Termination"] = outcome.termination_tag()
         return game
+
+    def outcome(self, repetitions: int = 3, move_limit: int = 120) -> Outcome | None:
+        """The rulings on the main line's last position (Position.outcome), None if it goes on.
+
+        Only the moves of this game count towards repetitions; the ruling is the rules', not
+        the Result tag's (which says what the record claims).
+        """
+        return self.end().outcome(repetitions=repetitions, move_limit=move_limit)
 
     @property
     def headers(self) -> dict[str, str]:

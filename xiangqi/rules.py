@@ -112,14 +112,12 @@ class Outcome:
         return "1-0" if self.winner == Color.RED else "0-1"
 
     def termination_tag(self) -> str:
-        """A value for a PGN Termination tag: 'rules infraction' for a perpetual, else 'normal'.
+        """The ruling in words, for a PGN Termination tag: 'perpetual check', 'repetition', ...
 
-        PGN's standard values are 'normal', 'rules infraction', 'time forfeit', ...;
-        the Termination member itself says which rule.
+        PGN's generic words ('normal', 'rules infraction') would lose which rule ended the
+        game, so the tag names the rule: the member's name in lower case with spaces.
         """
-        if self.termination in (Termination.PERPETUAL_CHECK, Termination.PERPETUAL_CHASE):
-            return "rules infraction"
-        return "normal"
+        return self.termination.name.lower().replace("_", " ")
 
 
 def _outcome_of_code(code: int) -> Outcome:
