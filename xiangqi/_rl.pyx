@@ -1,0 +1,413 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled RL boundary: batch encoders, legal-action masks and the vectorised
+environment's state, over caller-visible buffers (xiangqi.rl wraps them in NumPy).
+
+The C routines live in xiangqi/core/rl.pxd (the action space, plane layout and
+game-end judge are documented there). Functions here check what Python hands
+them, gather board states with the GIL held, then work without it.
+"""
+
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
+from xiangqi._core cimport (
+    MAX_MOVES,
+    Board,
+    BoardState,
+    make_move,
+    unmake_move,
+)
+from xiangqi.core.rl cimport (
+    ACTION_CODE,
+    BASE_PLANES,
+    DRAW,
+    MIRROR,
+    MOVER_WINS,
+    NO_CAPTURE_LIMIT,
+    NUM_ACTIONS,
+    ONGOING,
+    PIECE_PLANES,
+    PLANE_SIZE,
+    TRUNCATED,
+    action_to_move,
+    init_rl_tables,
+    judge_end,
+    legal_actions,
+    position_key,
+    splitmix64,
+    write_counter_planes,
+    write_piece_planes,
+)
+
+if init_rl_tables() != NUM_ACTIONS:
+    raise ImportError("the action table does not hold 2086 actions")
+
+# Keys kept per environment for the repetition plane: the no-capture rule ends a game
+# after NO_CAPTURE_LIMIT plies without a capture, so no run of positions is longer.
+cdef enum:
+    KEY_SLOTS = NO_CAPTURE_LIMIT + 2
+
+
+def action_codes():
+    """Every action's view squares as from_square * 90 + to_square, in action order."""
+    return [ACTION_CODE[a] for a in range(NUM_ACTIONS)]
+
+
+def mirror_codes():
+    """Action index -> the action of the left-right mirrored move."""
+    return [MIRROR[a] for a in range(NUM_ACTIONS)]
+
+
+cdef int gather(tuple boards, Py_ssize_t count, int history, BoardState* states,
+                int* record_counts, list records_out) except -1:
+    # Copy each board's state and the undo records encode needs: the last `history`
+    # ones, and every one back to the last capture (for the repetition count).
+    cdef Py_ssize_t i, j, n
+    cdef Board board
+    cdef list hist
+    cdef int rec
+    for i in range(count):
+        board = <Board>boards[i]
+        states[i] = board.st
+        hist = board.history
+        n = len(hist)
+        j = 0
+        while j < n:
+            rec = hist[n - 1 - j]
+            if j >= history and (rec >> 16) != 0:
+                break
+            j += 1
+        record_counts[i] = <int>j
+        records_out.append(hist[n - j:])
+    return 0
+
+
+cdef void encode_one(BoardState* b, const int* records, int count, int history,
+                     int clock, unsigned char* out) noexcept nogil:
+    # Planes of one position (see core/rl.pxd), records newest first: mv | cap << 16.
+    cdef int mover = b.side, j, rec, reps = 0
+    cdef bint since_capture = 1
+    cdef unsigned long long key = position_key(b)
+    write_piece_planes(b, mover, out)
+    for j in range(history):
+        memset(out + (BASE_PLANES + PIECE_PLANES * j) * PLANE_SIZE, 0, PIECE_PLANES * PLANE_SIZE)
+    for j in range(count):
+        rec = records[j]
+        unmake_move(b, rec & 0xffff, rec >> 16)
+        if j < history:
+            write_piece_planes(b, mover, out + (BASE_PLANES + PIECE_PLANES * j) * PLANE_SIZE)
+        if since_capture and position_key(b) == key:
+            reps += 1
+        if rec >> 16:
+            since_capture = 0       # older positions hold one piece more
+    write_counter_planes(out, reps, clock)
+
+
+def encode_batch(list boards not None, const long long[::1] clocks not None, int history,
+                 unsigned char[:, ::1] out not None):
+    """Write the planes of each Board into out[i] (uint8, 16 + 14 * history planes of 90).
+
+    clocks[i] is board i's no-capture clock in plies. Runs without the GIL on copies.
+    """
+    cdef tuple held = tuple(boards)
+    cdef Py_ssize_t count = len(held), i, total = 0, at
+    cdef Py_ssize_t width = (BASE_PLANES + PIECE_PLANES * history) * PLANE_SIZE
+    cdef BoardState* states
+    cdef int* counts
+    cdef int* recs
+    cdef int* starts
+    cdef list records = []
+    if history < 0:
+        raise ValueError(f"history must be >= 0, got {history}")
+    if out.shape[0] != count or out.shape[1] != width or clocks.shape[0] != count:
+        raise ValueError(f"buffers do not fit {count} positions of {width} bytes")
+    for i in range(count):
+        if not isinstance(held[i], Board):
+            raise TypeError(f"boards[{i}] is not a Board")
+    states = <BoardState*>malloc(sizeof(BoardState) * (count + 1))
+    counts = <int*>malloc(sizeof(int) * (count + 1))
+    starts = <int*>malloc(sizeof(int) * (count + 1))
+    recs = NULL
+    try:
+        if states == NULL or counts == NULL or starts == NULL:
+            raise MemoryError()
+        gather(held, count, history, states, counts, records)
+        for i in range(count):
+            starts[i] = <int>total
+            total += counts[i]
+        recs = <int*>malloc(sizeof(int) * (total + 1))
+        if recs == NULL:
+            raise MemoryError()
+        for i in range(count):
+            at = starts[i]
+            for rec in reversed(records[i]):    # newest first
+                recs[at] = rec
+                at += 1
+        with nogil:
+            for i in range(count):
+                encode_one(&states[i], recs + starts[i], counts[i], history, <int>clocks[i],
+                           &out[i, 0])
+    finally:
+        free(states)
+        free(counts)
+        free(starts)
+        free(recs)
+
+
+def legal_mask_batch(list boards not None, unsigned char[:, ::1] out not None):
+    """Write each Board's legal-action mask (0/1 bytes, NUM_ACTIONS wide) into out[i]."""
+    cdef tuple held = tuple(boards)
+    cdef Py_ssize_t count = len(held), i
+    cdef int j, n
+    cdef short actions[MAX_MOVES]
+    cdef BoardState* states
+    if out.shape[0] != count or out.shape[1] != NUM_ACTIONS:
+        raise ValueError(f"mask buffer must be ({count}, {NUM_ACTIONS})")
+    for i in range(count):
+        if not isinstance(held[i], Board):
+            raise TypeError(f"boards[{i}] is not a Board")
+    states = <BoardState*>malloc(sizeof(BoardState) * (count + 1))
+    if states == NULL:
+        raise MemoryError()
+    try:
+        for i in range(count):
+            states[i] = (<Board>held[i]).st
+        with nogil:
+            for i in range(count):
+                memset(&out[i, 0], 0, NUM_ACTIONS)
+                n = legal_actions(&states[i], actions)
+                for j in range(n):
+                    out[i, actions[j]] = 1
+    finally:
+        free(states)
+
+
+cdef inline unsigned long long next_random(unsigned long long* state) noexcept nogil:
+    # xorshift64*: one environment's private random stream for sample_legal.
+    cdef unsigned long long x = state[0]
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    state[0] = x
+    return x * 0x2545F4914F6CDD1DULL
+
+
+cdef class VectorCore:
+    """State of num_envs games stepped together; xiangqi.rl.VectorEnv is the public face.
+
+    The caller allocates the output buffers (observations (N, 16 * 90) uint8, masks
+    (N, NUM_ACTIONS) uint8, rewards (N,) float32, terminations and truncations (N,)
+    uint8); every reset and step overwrites them in place.
+    """
+
+    cdef int num_envs, max_plies
+    cdef BoardState start
+    cdef BoardState* states
+    cdef int* plies             # plies played in each game
+    cdef int* no_capture        # plies since the last capture
+    cdef int* key_count         # number of keys in keys[i] (positions since the last capture)
+    cdef unsigned long long* keys   # [i * KEY_SLOTS + j]: position keys since the last capture
+    cdef unsigned long long* rng    # one random stream per environment
+    cdef short* legal           # [i * MAX_MOVES + j]: legal actions of game i
+    cdef int* legal_count
+    cdef unsigned char[:, ::1] obs
+    cdef unsigned char[:, ::1] mask
+    cdef float[::1] rewards
+    cdef unsigned char[::1] terminations
+    cdef unsigned char[::1] truncations
+
+    def __cinit__(self):
+        self.states = NULL
+        self.plies = NULL
+        self.no_capture = NULL
+        self.key_count = NULL
+        self.keys = NULL
+        self.rng = NULL
+        self.legal = NULL
+        self.legal_count = NULL
+
+    def __init__(self, int num_envs, int max_plies, Board start not None,
+                 unsigned char[:, ::1] obs not None, unsigned char[:, ::1] mask not None,
+                 float[::1] rewards not None, unsigned char[::1] terminations not None,
+                 unsigned char[::1] truncations not None):
+        if self.states != NULL:
+            raise RuntimeError("VectorCore is already initialised")
+        if num_envs < 1 or max_plies < 1:
+            raise ValueError("num_envs and max_plies must be >= 1")
+        if (obs.shape[0] != num_envs or obs.shape[1] != BASE_PLANES * PLANE_SIZE
+                or mask.shape[0] != num_envs or mask.shape[1] != NUM_ACTIONS
+                or rewards.shape[0] != num_envs or terminations.shape[0] != num_envs
+                or truncations.shape[0] != num_envs):
+            raise ValueError("output buffers do not fit num_envs")
+        self.num_envs = num_envs
+        self.max_plies = max_plies
+        self.start = start.st
+        self.obs = obs
+        self.mask = mask
+        self.rewards = rewards
+        self.terminations = terminations
+        self.truncations = truncations
+        self.states = <BoardState*>malloc(sizeof(BoardState) * num_envs)
+        self.plies = <int*>malloc(sizeof(int) * num_envs)
+        self.no_capture = <int*>malloc(sizeof(int) * num_envs)
+        self.key_count = <int*>malloc(sizeof(int) * num_envs)
+        self.keys = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs * KEY_SLOTS)
+        self.rng = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs)
+        self.legal = <short*>malloc(sizeof(short) * num_envs * MAX_MOVES)
+        self.legal_count = <int*>calloc_ints(num_envs)
+        if (self.states == NULL or self.plies == NULL or self.no_capture == NULL
+                or self.key_count == NULL or self.keys == NULL or self.rng == NULL
+                or self.legal == NULL or self.legal_count == NULL):
+            raise MemoryError()
+        self.seed(0)
+        self.reset()
+
+    def __dealloc__(self):
+        free(self.states)
+        free(self.plies)
+        free(self.no_capture)
+        free(self.key_count)
+        free(self.keys)
+        free(self.rng)
+        free(self.legal)
+        free(self.legal_count)
+
+    def seed(self, unsigned long long seed):
+        """Restart every environment's random stream from seed."""
+        cdef unsigned long long state = seed
+        cdef int i
+        for i in range(self.num_envs):
+            self.rng[i] = splitmix64(&state) | 1     # xorshift needs a nonzero state
+
+    cdef int refresh_legal(self, int i) noexcept nogil:
+        # Clear game i's old mask entries, then list and mark its legal actions.
+        cdef short* legal = self.legal + i * MAX_MOVES
+        cdef unsigned char* mask = &self.mask[i, 0]
+        cdef int j, n
+        for j in range(self.legal_count[i]):
+            mask[legal[j]] = 0
+        n = legal_actions(&self.states[i], legal)
+        for j in range(n):
+            mask[legal[j]] = 1
+        self.legal_count[i] = n
+        return n
+
+    cdef void write_planes(self, int i) noexcept nogil:
+        # Observation of game i, recording its position key for the repetition count.
+        cdef unsigned long long key = position_key(&self.states[i])
+        cdef unsigned long long* keys = self.keys + i * KEY_SLOTS
+        cdef int j, reps = 0, n = self.key_count[i]
+        cdef unsigned char* out = &self.obs[i, 0]
+        for j in range(n):
+            reps += keys[j] == key
+        if n < KEY_SLOTS:
+            keys[n] = key
+            self.key_count[i] = n + 1
+        write_piece_planes(&self.states[i], self.states[i].side, out)
+        write_counter_planes(out, reps, self.no_capture[i])
+
+    cdef void reset_one(self, int i) noexcept nogil:
+        self.states[i] = self.start
+        self.plies[i] = 0
+        self.no_capture[i] = 0
+        self.key_count[i] = 0
+        self.refresh_legal(i)
+        self.write_planes(i)
+
+    cdef void step_one(self, int i, int a) noexcept nogil:
+        cdef BoardState* b = &self.states[i]
+        cdef int cap = make_move(b, action_to_move(a, b.side))
+        cdef int verdict
+        self.plies[i] += 1
+        if cap:
+            self.no_capture[i] = 0
+            self.key_count[i] = 0
+        else:
+            self.no_capture[i] += 1
+        verdict = judge_end(self.refresh_legal(i), self.plies[i], self.max_plies,
+                            self.no_capture[i])
+        self.rewards[i] = 1.0 if verdict == MOVER_WINS else 0.0
+        self.terminations[i] = verdict == MOVER_WINS or verdict == DRAW
+        self.truncations[i] = verdict == TRUNCATED
+        if verdict != ONGOING:
+            self.reset_one(i)
+        else:
+            self.write_planes(i)
+
+    def reset(self):
+        """Every game back to the start position; rewards and flags cleared."""
+        cdef int i
+        with nogil:
+            for i in range(self.num_envs):
+                self.legal_count[i] = 0
+                memset(&self.mask[i, 0], 0, NUM_ACTIONS)
+                self.reset_one(i)
+                self.rewards[i] = 0
+                self.terminations[i] = 0
+                self.truncations[i] = 0
+
+    def first_illegal(self, const long long[::1] actions not None):
+        """Index of the first game whose action is not legal, or -1 (nothing changes)."""
+        cdef int i, bad = -1
+        cdef long long a
+        if actions.shape[0] != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} actions, got {actions.shape[0]}")
+        with nogil:
+            for i in range(self.num_envs):
+                a = actions[i]
+                if a < 0 or a >= NUM_ACTIONS or not self.mask[i, a]:
+                    bad = i
+                    break
+        return bad
+
+    def step(self, const long long[::1] actions not None):
+        """Play actions[i] in game i; returns the first illegal index (and plays nothing) or -1."""
+        cdef int i, bad = self.first_illegal(actions)
+        if bad >= 0:
+            return bad
+        with nogil:
+            for i in range(self.num_envs):
+                self.step_one(i, <int>actions[i])
+        return -1
+
+    def sample_legal(self, long long[::1] out not None):
+        """Write a uniformly random legal action of each game into out."""
+        cdef int i, n
+        cdef unsigned long long r
+        if out.shape[0] != self.num_envs:
+            raise ValueError(f"expected room for {self.num_envs} actions, got {out.shape[0]}")
+        with nogil:
+            for i in range(self.num_envs):
+                n = self.legal_count[i]
+                r = next_random(&self.rng[i]) >> 32
+                out[i] = self.legal[i * MAX_MOVES + <int>((r * <unsigned long long>n) >> 32)]
+
+    def board(self, int i):
+        """A copy of game i's position as a core Board (no undo records)."""
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
+        cdef Board out = Board.__new__(Board)
+        out.st = self.states[i]
+        return out
+
+    def counters(self, int i):
+        """(plies played, plies since the last capture) of game i."""
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
+        return self.plies[i], self.no_capture[i]
+
+
+cdef inline int* calloc_ints(int n) noexcept:
+    cdef int* p = <int*>malloc(sizeof(int) * n)
+    if p != NULL:
+        memset(p, 0, sizeof(int) * n)
+    return p
+
+
+def legal_action_list(Board board not None):
+    """The board's legal moves as action indices, in the core's generation order."""
+    cdef short actions[MAX_MOVES]
+    cdef BoardState st = board.st
+    cdef int n = legal_actions(&st, actions), j
+    return [actions[j] for j in range(n)]
+
