@@ -33,6 +33,7 @@ from xiangqi.core.rl cimport (
     init_rl_tables,
     judge_end,
     legal_actions,
+    key_change,
     position_key,
     splitmix64,
     write_counter_planes,
@@ -83,9 +84,10 @@ cdef int gather(tuple boards, Py_ssize_t count, int history, BoardState* states,
 
 
 cdef void encode_one(BoardState* b, const int* records, int count, int history,
-                     int clock, unsigned char* out) noexcept nogil:
-    # Planes of one position (see core/rl.pxd), records newest first: mv | cap << 16.
-    cdef int mover = b.side, j, rec, reps = 0
+                     int clock, int view, unsigned char* out) noexcept nogil:
+    # Planes of one position (see core/rl.pxd), records newest first: mv | cap << 16;
+    # seen from the side to move, or from side `view` when that is 0 or 1.
+    cdef int mover = b.side if view < 0 else view, j, rec, reps = 0
     cdef bint since_capture = 1
     cdef unsigned long long key = position_key(b)
     write_piece_planes(b, mover, out)
@@ -104,10 +106,11 @@ cdef void encode_one(BoardState* b, const int* records, int count, int history,
 
 
 def encode_batch(list boards not None, const long long[::1] clocks not None, int history,
-                 unsigned char[:, ::1] out not None):
+                 unsigned char[:, ::1] out not None, int view=-1):
     """Write the planes of each Board into out[i] (uint8, 16 + 14 * history planes of 90).
 
-    clocks[i] is board i's no-capture clock in plies. Runs without the GIL on copies.
+    clocks[i] is board i's no-capture clock in plies; view -1 is the side to move's
+    view, 0 Red's, 1 Black's. Runs without the GIL on copies.
     """
     cdef tuple held = tuple(boards)
     cdef Py_ssize_t count = len(held), i, total = 0, at
@@ -119,6 +122,8 @@ def encode_batch(list boards not None, const long long[::1] clocks not None, int
     cdef list records = []
     if history < 0:
         raise ValueError(f"history must be >= 0, got {history}")
+    if not -1 <= view <= 1:
+        raise ValueError(f"view must be -1, 0 or 1, got {view}")
     if out.shape[0] != count or out.shape[1] != width or clocks.shape[0] != count:
         raise ValueError(f"buffers do not fit {count} positions of {width} bytes")
     for i in range(count):
@@ -146,7 +151,7 @@ def encode_batch(list boards not None, const long long[::1] clocks not None, int
         with nogil:
             for i in range(count):
                 encode_one(&states[i], recs + starts[i], counts[i], history, <int>clocks[i],
-                           &out[i, 0])
+                           view, &out[i, 0])
     finally:
         free(states)
         free(counts)
@@ -207,6 +212,8 @@ cdef class VectorCore:
     cdef int* no_capture        # plies since the last capture
     cdef int* key_count         # number of keys in keys[i] (positions since the last capture)
     cdef unsigned long long* keys   # [i * KEY_SLOTS + j]: position keys since the last capture
+    cdef unsigned long long* key    # key of each game's current position
+    cdef unsigned long long start_key
     cdef unsigned long long* rng    # one random stream per environment
     cdef short* legal           # [i * MAX_MOVES + j]: legal actions of game i
     cdef int* legal_count
@@ -221,6 +228,7 @@ cdef class VectorCore:
         self.plies = NULL
         self.no_capture = NULL
         self.key_count = NULL
+        self.key = NULL
         self.keys = NULL
         self.rng = NULL
         self.legal = NULL
@@ -242,6 +250,7 @@ cdef class VectorCore:
         self.num_envs = num_envs
         self.max_plies = max_plies
         self.start = start.st
+        self.start_key = position_key(&self.start)
         self.obs = obs
         self.mask = mask
         self.rewards = rewards
@@ -251,12 +260,13 @@ cdef class VectorCore:
         self.plies = <int*>malloc(sizeof(int) * num_envs)
         self.no_capture = <int*>malloc(sizeof(int) * num_envs)
         self.key_count = <int*>malloc(sizeof(int) * num_envs)
+        self.key = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs)
         self.keys = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs * KEY_SLOTS)
         self.rng = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs)
         self.legal = <short*>malloc(sizeof(short) * num_envs * MAX_MOVES)
         self.legal_count = <int*>calloc_ints(num_envs)
         if (self.states == NULL or self.plies == NULL or self.no_capture == NULL
-                or self.key_count == NULL or self.keys == NULL or self.rng == NULL
+                or self.key_count == NULL or self.key == NULL or self.keys == NULL or self.rng == NULL
                 or self.legal == NULL or self.legal_count == NULL):
             raise MemoryError()
         self.seed(0)
@@ -267,6 +277,7 @@ cdef class VectorCore:
         free(self.plies)
         free(self.no_capture)
         free(self.key_count)
+        free(self.key)
         free(self.keys)
         free(self.rng)
         free(self.legal)
@@ -294,12 +305,15 @@ cdef class VectorCore:
 
     cdef void write_planes(self, int i) noexcept nogil:
         # Observation of game i, recording its position key for the repetition count.
-        cdef unsigned long long key = position_key(&self.states[i])
+        cdef unsigned long long key = self.key[i]
         cdef unsigned long long* keys = self.keys + i * KEY_SLOTS
         cdef int j, reps = 0, n = self.key_count[i]
         cdef unsigned char* out = &self.obs[i, 0]
-        for j in range(n):
+        # Only positions an even number of plies back, four or more, can be the same.
+        j = n - 4
+        while j >= 0:
             reps += keys[j] == key
+            j -= 2
         if n < KEY_SLOTS:
             keys[n] = key
             self.key_count[i] = n + 1
@@ -308,6 +322,7 @@ cdef class VectorCore:
 
     cdef void reset_one(self, int i) noexcept nogil:
         self.states[i] = self.start
+        self.key[i] = self.start_key
         self.plies[i] = 0
         self.no_capture[i] = 0
         self.key_count[i] = 0
@@ -316,8 +331,9 @@ cdef class VectorCore:
 
     cdef void step_one(self, int i, int a) noexcept nogil:
         cdef BoardState* b = &self.states[i]
-        cdef int cap = make_move(b, action_to_move(a, b.side))
-        cdef int verdict
+        cdef int mv = action_to_move(a, b.side), verdict, cap
+        self.key[i] ^= key_change(b, mv)
+        cap = make_move(b, mv)
         self.plies[i] += 1
         if cap:
             self.no_capture[i] = 0

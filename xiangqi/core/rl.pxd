@@ -175,6 +175,16 @@ cdef inline unsigned long long position_key(const BoardState* b) noexcept nogil:
     return h
 
 
+cdef inline unsigned long long key_change(const BoardState* b, int mv) noexcept nogil:
+    # position_key(after mv) ^ position_key(before mv), for mv about to be played on b.
+    cdef int frm = mv & 255, to = mv >> 8
+    cdef int pc = b.squares[frm], cap = b.squares[to]
+    cdef unsigned long long h = KEYS[14][0] ^ KEYS[PLANE_OF[0][pc]][frm] ^ KEYS[PLANE_OF[0][pc]][to]
+    if cap:
+        h ^= KEYS[PLANE_OF[0][cap]][to]
+    return h
+
+
 cdef inline void write_piece_planes(const BoardState* b, int mover, unsigned char* planes) noexcept nogil:
     # planes: PIECE_PLANES * PLANE_SIZE bytes, cleared here, filled from mover's view.
     cdef int pc, sq

@@ -59,7 +59,7 @@ def move_to_action(move: Move, turn: Color) -> int:
         frm, to = _flip(frm), _flip(to)
     action = _INDEX.get(frm * 90 + to)
     if action is None:
-        raise ValueError(f"no piece can move {move} for {Color(turn).name}: not in the action space")
+        raise ValueError(f"no piece can move {move} for {Color(turn).name}: not an action")
     return action
 
 

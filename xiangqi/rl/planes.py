@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _rl
+from ..pieces import Color
 from ..position import Position
 from .actions import NUM_ACTIONS
 
@@ -62,11 +63,13 @@ def encode_batch(
     positions: Sequence[Position],
     history: int = 0,
     out: npt.NDArray[np.uint8] | None = None,
+    perspective: Color | None = None,
 ) -> npt.NDArray[np.uint8]:
     """Planes of many positions, uint8 (N, C, 10, 9); see the module docstring.
 
     Written in the core without the GIL. Pass ``out`` (uint8, C-contiguous, that
-    shape) to reuse a buffer.
+    shape) to reuse a buffer. ``perspective`` (a Color) encodes every position from
+    that side's view instead of the side to move's.
     """
     items = _positions(positions)
     planes = num_planes(_check_history(history))
@@ -76,15 +79,19 @@ def encode_batch(
     elif out.dtype != np.uint8 or out.shape != shape or not out.flags.c_contiguous:
         raise ValueError(f"out must be a C-contiguous uint8 array of shape {shape}")
     clocks = np.fromiter((p.halfmove_clock for p in items), dtype=np.int64, count=len(items))
+    view = -1 if perspective is None else int(Color(perspective))
     _rl.encode_batch(
-        [p._board for p in items], clocks, history, out.reshape(len(items), planes * 90)
+        [p._board for p in items], clocks, history, out.reshape(len(items), planes * 90), view
     )
     return out
 
 
-def encode(position: Position, history: int = 0) -> npt.NDArray[np.uint8]:
+def encode(
+    position: Position, history: int = 0, perspective: Color | None = None
+) -> npt.NDArray[np.uint8]:
     """Planes of one position, uint8 (C, 10, 9); see the module docstring."""
-    return encode_batch([position], history)[0]
+    planes: npt.NDArray[np.uint8] = encode_batch([position], history, perspective=perspective)[0]
+    return planes
 
 
 def legal_mask_batch(
@@ -106,4 +113,5 @@ def legal_mask_batch(
 
 def legal_mask(position: Position) -> npt.NDArray[np.bool_]:
     """Legal-action mask of one position, bool (2086,)."""
-    return legal_mask_batch([position])[0]
+    mask: npt.NDArray[np.bool_] = legal_mask_batch([position])[0]
+    return mask

@@ -18,8 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _rl
-from ..errors import IllegalMoveError
-from ..fen import board_fen
+from ..errors import IllegalMoveError, InvalidFenError
+from ..fen import START_FEN, board_fen
 from ..position import Position
 from .actions import NUM_ACTIONS
 from .planes import BASE_PLANES
@@ -49,14 +49,26 @@ class VectorEnv:
     planes and masks. A finished game restarts at once: the observation and mask
     returned for it are the new game's, the reward, termination and truncation the
     finished one's. Repetition and perpetual check/chase are not judged yet.
+
+    Every game starts from ``fen`` (the start position by default) with its ply and
+    no-capture counters at 0. ``seed`` seeds the streams of ``sample_legal()``.
     """
 
-    def __init__(self, num_envs: int, max_plies: int = 400, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        num_envs: int,
+        max_plies: int = 500,
+        seed: int | None = None,
+        fen: str = START_FEN,
+    ) -> None:
         for name, value in (("num_envs", num_envs), ("max_plies", max_plies)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise TypeError(f"{name} must be an int, got {type(value).__name__}")
             if not 1 <= value <= 1 << 24:
                 raise ValueError(f"{name} must be in 1..{1 << 24}, got {value}")
+        start = Position(fen)
+        if not start.has_legal_moves():
+            raise InvalidFenError(f"the start position has no legal move: {fen!r}")
         self.num_envs = num_envs
         self.max_plies = max_plies
         self._obs = np.zeros((num_envs, BASE_PLANES, 10, 9), dtype=np.uint8)
@@ -67,7 +79,7 @@ class VectorEnv:
         self._core = _rl.VectorCore(
             num_envs,
             max_plies,
-            Position()._board,
+            start._board,
             self._obs.reshape(num_envs, BASE_PLANES * 90),
             self._mask.view(np.uint8),
             self._rewards,
@@ -127,12 +139,12 @@ class VectorEnv:
     @property
     def observations(self) -> npt.NDArray[np.uint8]:
         """The current planes (read-only view, overwritten by the next step)."""
-        return self._views[0]  # type: ignore[no-any-return]
+        return self._views[0]
 
     @property
     def masks(self) -> npt.NDArray[np.bool_]:
         """The current legal-action masks (read-only view)."""
-        return self._views[1]  # type: ignore[no-any-return]
+        return self._views[1]
 
     def fen(self, index: int) -> str:
         """FEN of game index (the halfmove clock is plies since the last capture)."""

@@ -1,0 +1,156 @@
+"""The PettingZoo AEC environment, following PettingZoo Classic's chess_v6.
+
+Agents ``player_0`` (Red) and ``player_1`` (Black). ``observe(agent)`` returns
+``{"observation": uint8 (16 + 14 * history, 10, 9) planes from that agent's view,
+"action_mask": int8 (2086,)}`` (the mask is all zeros when it is not the agent's
+turn); see xiangqi.rl.planes and xiangqi.rl.actions. Rewards are +1/-1 when a game
+is won and lost, 0 for a draw; the game is truncated at ``max_plies`` plies.
+``render_mode="ansi"`` returns the Unicode board.
+
+Needs the ``rl`` extra (PettingZoo, Gymnasium).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.agent_selector import AgentSelector
+
+from ..errors import IllegalMoveError
+from ..pieces import Color
+from ..position import Position
+from .actions import NUM_ACTIONS, action_to_move
+from .planes import encode_batch, legal_mask, num_planes
+
+#: Plies without a capture after which the game is drawn (60 moves each).
+NO_CAPTURE_LIMIT = 120
+
+
+def judge(position: Position) -> tuple[bool, Color | None]:
+    """(game over?, winner or None) of position: the one place this env judges the end.
+
+    The side to move with no legal move loses (checkmate and stalemate alike);
+    NO_CAPTURE_LIMIT plies without a capture draw. Repetition and perpetual
+    check/chase are not judged yet.
+    """
+    if not position.has_legal_moves():
+        return True, ~position.turn
+    if position.halfmove_clock >= NO_CAPTURE_LIMIT:
+        return True, None
+    return False, None
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """raw_env wrapped as PettingZoo Classic wraps chess: an illegal action ends the game
+    with -1 for the agent that played it, out-of-range actions assert, order is enforced."""
+    wrapped: AECEnv = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped
+
+
+class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
+    """Xiangqi for two agents; see the module docstring."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "xiangqi_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, render_mode: str | None = None, max_plies: int = 500, history: int = 0
+    ) -> None:
+        EzPickle.__init__(self, render_mode, max_plies, history)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if not isinstance(max_plies, int) or isinstance(max_plies, bool) or max_plies < 1:
+            raise ValueError(f"max_plies must be an int >= 1, got {max_plies!r}")
+        self.render_mode = render_mode
+        self.max_plies = max_plies
+        self.history = history
+        self.position = Position()
+        self.agents = ["player_0", "player_1"]
+        self.possible_agents = self.agents[:]
+        planes = num_planes(history)
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 255, shape=(planes, 10, 9), dtype=np.uint8),
+                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for a in self.agents
+        }
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._agent_selector = AgentSelector(self.agents)
+        self.agent_selection = self._agent_selector.reset()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        color = Color(self.possible_agents.index(agent))
+        planes = encode_batch([self.position], self.history, perspective=color)[0]
+        if color == self.position.turn and not any(self.terminations.values()):
+            mask = legal_mask(self.position).view(np.int8)
+        else:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return {"observation": planes, "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.position = Position()
+        self._agent_selector = AgentSelector(self.agents)
+        self.agent_selection = self._agent_selector.reset()
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        move = action_to_move(int(action), self.position.turn)
+        if not self.position.is_legal(move):
+            raise IllegalMoveError(f"action {int(action)} ({move}) is not legal for {agent}")
+        self.position.push(move)
+        over, winner = judge(self.position)
+        if over:
+            for i, name in enumerate(self.agents):
+                self.terminations[name] = True
+                self.rewards[name] = 0 if winner is None else (1 if winner == i else -1)
+        elif len(self.position.move_stack) >= self.max_plies:
+            for name in self.agents:
+                self.truncations[name] = True
+        self._accumulate_rewards()
+        self.agent_selection = self._agent_selector.next()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (try 'ansi')")
+            return None
+        return self.position.unicode()
+
+    def close(self) -> None:
+        pass
