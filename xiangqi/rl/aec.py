@@ -5,7 +5,9 @@ Agents ``player_0`` (Red) and ``player_1`` (Black). ``observe(agent)`` returns
 "action_mask": int8 (2086,)}`` (the mask is all zeros when it is not the agent's
 turn); see xiangqi.rl.planes and xiangqi.rl.actions. Rewards are +1/-1 when a game
 is won and lost, 0 for a draw; the game is truncated at ``max_plies`` plies.
-``render_mode="ansi"`` returns the Unicode board.
+``render_mode="ansi"`` returns the Unicode board. ``fen`` sets the position every
+game starts from (the start position by default; Black to move gives player_1 the
+first turn). ``history=k`` adds k earlier positions to the planes.
 
 Needs the ``rl`` extra (PettingZoo, Gymnasium).
 """
@@ -24,6 +26,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
 
 from ..errors import IllegalMoveError
+from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
 from .actions import NUM_ACTIONS, action_to_move
@@ -67,9 +70,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
     }
 
     def __init__(
-        self, render_mode: str | None = None, max_plies: int = 500, history: int = 0
+        self,
+        render_mode: str | None = None,
+        max_plies: int = 500,
+        history: int = 0,
+        fen: str = START_FEN,
     ) -> None:
-        EzPickle.__init__(self, render_mode, max_plies, history)
+        EzPickle.__init__(self, render_mode, max_plies, history, fen)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -78,7 +85,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         self.render_mode = render_mode
         self.max_plies = max_plies
         self.history = history
-        self.position = Position()
+        self.fen = fen
+        self.position = Position(fen)
         self.agents = ["player_0", "player_1"]
         self.possible_agents = self.agents[:]
         planes = num_planes(history)
@@ -117,9 +125,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.agents = self.possible_agents[:]
-        self.position = Position()
+        self.position = Position(self.fen)
         self._agent_selector = AgentSelector(self.agents)
         self.agent_selection = self._agent_selector.reset()
+        if self.position.turn == Color.BLACK:
+            self.agent_selection = self._agent_selector.next()
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
