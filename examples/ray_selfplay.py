@@ -109,8 +109,8 @@ class SelfPlayActor:
         flat_games = games.reshape(-1)
         keep = np.isin(flat_games, np.fromiter(winner, dtype=np.int64, count=len(winner)))
         won = np.array([winner.get(int(g), DRAW) for g in flat_games[keep]], dtype=np.int8)
-        mover = (plies.reshape(-1)[keep] + self.first_mover) % 2
-        result = np.where(won < 0, 0, np.where(won == mover, 1, -1)).astype(np.int8)
+        movers = (plies.reshape(-1)[keep] + int(self.first_mover)) % 2
+        result = np.where(won < 0, 0, np.where(won == movers, 1, -1)).astype(np.int8)
         ids = np.array(sorted(winner), dtype=np.int64)
         path = os.path.join(out_dir, f"selfplay-{self.actor}.npz")
         np.savez_compressed(
