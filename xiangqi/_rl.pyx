@@ -427,3 +427,48 @@ def legal_action_list(Board board not None):
     cdef int n = legal_actions(&st, actions), j
     return [actions[j] for j in range(n)]
 
+
+
+def observe_one(Board board not None, long long clock, int history, int view,
+                unsigned char[::1] planes not None, unsigned char[::1] mask):
+    """encode_batch and legal_mask_batch for one board, in one call (the AEC env's path).
+
+    planes must hold (16 + 14 * history) * 90 bytes; mask, unless None, NUM_ACTIONS
+    bytes, which are cleared and then marked when view is the side to move.
+    """
+    cdef list hist = board.history
+    cdef Py_ssize_t n = len(hist), j = 0
+    cdef int stack_records[256]
+    cdef int* records = stack_records
+    cdef short actions[MAX_MOVES]
+    cdef BoardState st = board.st
+    cdef int count, k
+    if history < 0 or not -1 <= view <= 1:
+        raise ValueError(f"bad history {history} or view {view}")
+    if planes.shape[0] != (BASE_PLANES + PIECE_PLANES * history) * PLANE_SIZE:
+        raise ValueError("planes buffer has the wrong size")
+    if mask is not None and mask.shape[0] != NUM_ACTIONS:
+        raise ValueError("mask buffer has the wrong size")
+    while j < n:
+        rec = hist[n - 1 - j]
+        if j >= history and (rec >> 16) != 0:
+            break
+        j += 1
+    if j > 256:
+        records = <int*>malloc(sizeof(int) * j)
+        if records == NULL:
+            raise MemoryError()
+    try:
+        for k in range(j):
+            records[k] = hist[n - 1 - k]
+        count = <int>j
+        encode_one(&st, records, count, history, <int>min(clock, 255), view, &planes[0])
+    finally:
+        if records != stack_records:
+            free(records)
+    if mask is not None:
+        memset(&mask[0], 0, NUM_ACTIONS)
+        if view < 0 or view == board.st.side:
+            count = legal_actions(&board.st, actions)
+            for k in range(count):
+                mask[actions[k]] = 1

@@ -30,12 +30,20 @@ _CODES: list[int] = _rl.action_codes()
 _MIRROR: list[int] = _rl.mirror_codes()
 _INDEX: dict[int, int] = {code: a for a, code in enumerate(_CODES)}
 
+
+def _flip(square: int) -> int:
+    return square % 9 + 9 * (9 - square // 9)
+
+
 #: Move of each action in the mover's view (Red's squares), indexed by action.
 ACTIONS: tuple[Move, ...] = tuple(MOVES[code] for code in _CODES)  # type: ignore[misc]
 
 
-def _flip(square: int) -> int:
-    return square % 9 + 9 * (9 - square // 9)
+#: The same Moves as Black sees them on the board (ranks flipped back).
+_BLACK_ACTIONS: tuple[Move, ...] = tuple(
+    MOVES[_flip(m.from_square) * 90 + _flip(m.to_square)]  # type: ignore[misc]
+    for m in ACTIONS
+)
 
 
 def _check_action(action: int) -> int:
@@ -65,10 +73,12 @@ def move_to_action(move: Move, turn: Color) -> int:
 
 def action_to_move(action: int, turn: Color) -> Move:
     """The Move (public squares 0..89) that action means when turn is to move."""
-    move = ACTIONS[_check_action(action)]
-    if Color(turn) == Color.BLACK:
-        return MOVES[_flip(move.from_square) * 90 + _flip(move.to_square)]  # type: ignore[return-value]
-    return move
+    action = _check_action(action)
+    if turn == Color.BLACK:
+        return _BLACK_ACTIONS[action]
+    if turn != Color.RED:
+        raise ValueError(f"turn must be RED or BLACK, got {turn!r}")
+    return ACTIONS[action]
 
 
 def mirror_action(action: int) -> int:

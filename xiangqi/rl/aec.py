@@ -25,12 +25,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
 
+from .. import _rl
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
 from .actions import NUM_ACTIONS, action_to_move
-from .planes import encode_batch, legal_mask, num_planes
+from .planes import num_planes
 
 #: Plies without a capture after which the game is drawn (60 moves each).
 NO_CAPTURE_LIMIT = 120
@@ -87,7 +88,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         self.history = history
         self.fen = fen
         self.position = Position(fen)
+        self._plies = 0
+        self._over = False
         self.agents = ["player_0", "player_1"]
+        self._agent_index = {"player_0": 0, "player_1": 1}
+        self._planes = num_planes(history)
         self.possible_agents = self.agents[:]
         planes = num_planes(history)
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.agents}
@@ -115,17 +120,29 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        color = Color(self.possible_agents.index(agent))
-        planes = encode_batch([self.position], self.history, perspective=color)[0]
-        if color == self.position.turn and not any(self.terminations.values()):
-            mask = legal_mask(self.position).view(np.int8)
-        else:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        # The batch calls of xiangqi.rl.planes on one board, without their checks: this
+        # runs once or twice per ply, and everything passed is built here.
+        view = self._agent_index[agent]
+        position = self.position
+        planes = np.empty((self._planes, 10, 9), dtype=np.uint8)
+        mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+        _rl.observe_one(
+            position._board,
+            position.halfmove_clock,
+            self.history,
+            view,
+            planes.reshape(-1),
+            None if self._over else mask.view(np.uint8),
+        )
+        if self._over:
+            mask[:] = 0
         return {"observation": planes, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.agents = self.possible_agents[:]
         self.position = Position(self.fen)
+        self._plies = 0
+        self._over = False
         self._agent_selector = AgentSelector(self.agents)
         self.agent_selection = self._agent_selector.reset()
         if self.position.turn == Color.BLACK:
@@ -142,15 +159,20 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
             self._was_dead_step(action)
             return
         move = action_to_move(int(action), self.position.turn)
-        if not self.position.is_legal(move):
-            raise IllegalMoveError(f"action {int(action)} ({move}) is not legal for {agent}")
-        self.position.push(move)
+        try:
+            self.position.push(move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(
+                f"action {int(action)} is not legal for {agent}: {exc}"
+            ) from None
+        self._plies += 1
         over, winner = judge(self.position)
         if over:
+            self._over = True
             for i, name in enumerate(self.agents):
                 self.terminations[name] = True
                 self.rewards[name] = 0 if winner is None else (1 if winner == i else -1)
-        elif len(self.position.move_stack) >= self.max_plies:
+        elif self._plies >= self.max_plies:
             for name in self.agents:
                 self.truncations[name] = True
         self._accumulate_rewards()
