@@ -84,7 +84,7 @@ def pettingzoo_env(plies: int, wrapped: bool) -> tuple[int, float]:
 
 
 def openspiel(plies: int, observe: bool) -> tuple[int, float]:
-    import pyspiel  # type: ignore[import-untyped]
+    import pyspiel  # type: ignore[import-not-found]
 
     game = pyspiel.load_game("xiangqi")
     state = game.new_initial_state()
