@@ -91,16 +91,16 @@ def check_position(pos: Position) -> None:
         move = MOVES[frm * 90 + (frm + 1 + len(legal) % 89) % 90]
         assert not pos.is_legal(move), f"is_legal({move}) in {fen!r}"  # type: ignore[arg-type]
     indices = sorted(f * 90 + t for f, t in legal_set)
-    assert sorted(core.legal_move_indices(book=True)) == indices, f"book Check in {fen!r}"
-    assert core.is_check(book=True) == pos.is_check(), f"book Check in {fen!r}"
+    assert sorted(_core._reference_legal_move_indices(core)) == indices, f"book Check in {fen!r}"
+    assert _core._reference_is_check(core) == pos.is_check(), f"book Check in {fen!r}"
 
     # The same position loaded afresh from its FEN must agree.
     parsed = parse_fen(fen)
     board = _core.Board()
     board.load(parsed.codes, parsed.side)
     assert sorted(board.legal_move_indices()) == indices, f"fresh load differs in {fen!r}"
-    assert sorted(board.legal_move_indices(book=True)) == indices, f"book Check in {fen!r}"
-    assert board.is_check() == board.is_check(book=True) == pos.is_check(), fen
+    assert sorted(_core._reference_legal_move_indices(board)) == indices, f"book Check in {fen!r}"
+    assert board.is_check() == _core._reference_is_check(board) == pos.is_check(), fen
     batch, offsets = _core.legal_moves_batch([core, board])
     assert list(offsets) == [0, len(indices), 2 * len(indices)], fen
     assert sorted(batch[: len(indices)]) == indices == sorted(batch[len(indices) :]), fen
@@ -148,8 +148,8 @@ def raw_core(text: str) -> None:
         assert str(exc)
         return
     indices = board.legal_move_indices()
-    assert sorted(indices) == sorted(board.legal_move_indices(book=True))
-    assert board.is_check() == board.is_check(book=True)
+    assert sorted(indices) == sorted(_core._reference_legal_move_indices(board))
+    assert board.is_check() == _core._reference_is_check(board)
     assert board.perft(1) == len(indices)
     for index in indices:
         assert board.push(index // 90, index % 90)

@@ -5,7 +5,7 @@ single-move validator, then make / own-king check / unmake). ``generate_legal`` 
 generator. Over many positions from seeded random playouts and random legal setups, every
 ordered pair of different public squares (0..89) is asked of ``is_legal``, and the answers must
 be exactly the generated list. The same positions also compare the book's Check with the fast
-check test (``legal_move_indices(book=True)``, ``is_check(book=True)``, ``perft(book=True)``).
+check test (``_core._reference_legal_move_indices``, ``_reference_is_check``, ``_reference_perft``).
 
 Everything is driven by ``random.Random(seed)``, so a failure names a seed and a FEN that
 reproduce it. ``XIANGQI_SECOND_ALGO_GAMES`` raises the number of playouts of the default test.
@@ -144,16 +144,16 @@ def disagreements(pos: Position) -> list[str]:
     board = _core.Board()
     board.load(parsed.codes, parsed.side)
     fast = sorted(board.legal_move_indices())
-    book = sorted(board.legal_move_indices(book=True))
+    book = sorted(_core._reference_legal_move_indices(board))
     if fast != sorted(generated_set):
         problems.append("a freshly loaded Board generates other moves than the Position")
     if book != fast:
         only_book = [str(ALL_MOVES[i]) for i in sorted(set(book) - set(fast))]
         only_fast = [str(ALL_MOVES[i]) for i in sorted(set(fast) - set(book))]
         problems.append(f"book Check keeps {only_book} only, fast check keeps {only_fast} only")
-    if board.is_check(book=True) != board.is_check() or board.is_check() != pos.is_check():
+    if _core._reference_is_check(board) != board.is_check() or board.is_check() != pos.is_check():
         problems.append(
-            f"is_check: book {board.is_check(book=True)}, fast {board.is_check()}, "
+            f"is_check: book {_core._reference_is_check(board)}, fast {board.is_check()}, "
             f"Position {pos.is_check()}"
         )
     if pos.perft(1) != len(generated) or board.count_legal() != len(generated):
@@ -211,13 +211,13 @@ def test_book_perft_matches_fast_perft(seed: int) -> None:
         parsed = parse_fen(pos.fen())
         board = _core.Board()
         board.load(parsed.codes, parsed.side)
-        assert board.perft(2, book=True) == board.perft(2), pos.fen()
+        assert _core._reference_perft(board, 2) == board.perft(2), pos.fen()
     for i, pos in enumerate(playout(seed, plies=60)):
         if i % 10 == 0:
             parsed = parse_fen(pos.fen())
             board = _core.Board()
             board.load(parsed.codes, parsed.side)
-            assert board.perft(2, book=True) == board.perft(2), pos.fen()
+            assert _core._reference_perft(board, 2) == board.perft(2), pos.fen()
 
 
 @pytest.mark.slow

@@ -1,4 +1,24 @@
-# The map of the compiled core: constants, the board layout and the C-level signatures.
+# The map of the compiled core. One extension, xiangqi._core: this file and _core.pyx
+# are its Python boundary; the algorithms live in rooms, xiangqi/core/*.pxd, as
+# cdef inline functions that _core.pyx cimports (so hot calls inline across files).
+#
+# Rooms (dependencies point up this list; each file opens with a map of its functions
+# and the path each belongs to: [book reference], [fast], [validator] or [shared]):
+#   core/tables.pxd     piece kinds; the step, leg, eye and zone tables, computed from
+#                       geometry at import; table storage scheme explained there
+#   core/state.pxd      BoardState (all state of one position), MAX_MOVES, OFF_BOARD;
+#                       clear_board, make_move, unmake_move (shared by every path)
+#   core/book.pxd       the book's routines over typed memoryviews: KnightMove ..
+#                       PawnMove, Check, the legal SaveMove, the book perft [book reference]
+#   core/movegen.pxd    the fast generator, in_check, the threat map, legal filtering [fast]
+#   core/validator.pxd  ElephantEye's single-move validator and its own tables [validator]
+#   core/perft.pxd      perft on the fast path [fast]
+# Names kept free for the next rooms: core/zobrist.pxd, core/rules.pxd (game end,
+# repetition), core/attacks.pxd (queries), core/rl.pxd (RL encoders).
+#
+# Three paths exist on purpose: the book reference (the port, readable), the fast
+# path (what the API uses) and the validator (an independent second algorithm);
+# tests set each against the others. Everything else is written once.
 #
 # Glossary (Red's name first in each pair):
 #   帅/将 king (general)   仕/士 advisor   相/象 elephant (the book's "Bishop")
@@ -23,37 +43,13 @@
 # elephant, horse, rook, cannon, pawn), mv (encoded move), cap (captured
 # piece id), side (0 Red, 1 Black), q (the king's square being tested).
 
+from xiangqi.core.state cimport BoardState
+
 cdef enum:
-    MAX_MOVES = 128     # pseudo-legal moves of one position never exceed 119
-    MAX_DEPTH = 64      # deepest perft the boundary accepts (bounds the C stack)
+    MAX_DEPTH = 64      # deepest perft the boundary accepts
     BATCH_CHUNK = 4096  # boards copied per GIL release in legal_moves_batch
-    KING = 0
-    ADVISOR = 1
-    ELEPHANT = 2
-    HORSE = 3
-    ROOK = 4
-    CANNON = 5
-    PAWN = 6
-    OFF_BOARD = 0xFF    # what squares[] holds off the board: stops every ray walk
-
-# All state of one position. A plain struct so nogil code and batch jobs can
-# copy and walk it without touching Python.
-cdef struct BoardState:
-    unsigned char squares[256]      # piece id on each 16x16 square, 0 empty, OFF_BOARD off it
-    unsigned char piece_square[48]  # square of each piece id, 0 = captured or absent
-    int side                        # side to move: 0 Red, 1 Black
-
-cdef int generate_pseudo(BoardState* b, int* moves) noexcept nogil
-cdef int generate_pseudo_book(BoardState* b, int* moves) noexcept nogil
-cdef int generate_legal_moves(BoardState* b, int* moves) noexcept nogil
-cdef int make_move(BoardState* b, int mv) noexcept nogil
-cdef void unmake_move(BoardState* b, int mv, int cap) noexcept nogil
-cdef bint in_check(const BoardState* b, int side) noexcept nogil
-cdef bint book_check(const BoardState* b, int side) noexcept nogil
-cdef bint legal_move_ee(const BoardState* b, int mv) noexcept nogil
-cdef long long perft_nodes(BoardState* b, int depth) noexcept nogil
 
 cdef class Board:
-    cdef BoardState st
+    cdef BoardState st              # the position: squares, piece list, side to move
     cdef list history               # undo records of push(): mv | cap << 16
     cdef bint _is_legal(self, int mv) noexcept

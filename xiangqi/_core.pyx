@@ -1,804 +1,42 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
 """The compiled rules core: the book's 16x16 board, move generation, check detection, perft.
 
-Everything C-level trusts its inputs; the ``def`` methods of ``Board`` are the
-boundary and check every value a caller passes. See ``_core.pxd`` for the map.
+This file is the Python boundary only: the ``def`` functions and ``Board``'s methods
+check every value a caller passes, then call the rooms of ``xiangqi/core/*.pxd``
+(cdef inline functions compiled into this one extension). See ``_core.pxd`` for the map.
 """
 
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
+from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-# ---------------------------------------------------------------------------
-# Tables. Filled once at import by _init_tables() from geometry, read-only after.
-# ---------------------------------------------------------------------------
+from xiangqi.core.book cimport (
+    REFERENCE_MAX_DEPTH, View, book_check, generate_legal_book, perft_book,
+)
+from xiangqi.core.movegen cimport generate_legal_moves, in_check
+from xiangqi.core.perft cimport perft
+from xiangqi.core.state cimport (
+    BoardState, MAX_MOVES, clear_board, make_move, unmake_move,
+)
+from xiangqi.core.tables cimport (
+    ADVISOR, ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT, ELEPHANT_EYES,
+    ELEPHANT_STEPS, ELEPHANT_ZONE, HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING,
+    KING_STEPS, KING_ZONE, ON_BOARD, PAWN, PAWN_STEPS, PAWN_ZONE, PIECE_TYPE, PUBLIC_OF,
+    RED_HALF, ROOK_DIRS, SQUARE_OF, TYPE_FIRST_SLOT, TYPE_SLOTS, init_tables,
+)
+from xiangqi.core.validator cimport (
+    EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, init_validator_tables, legal_move_ee,
+)
 
-# Step of each horse jump (the book's KnightDir), in the book's order.
-cdef int HORSE_STEPS[8]
-# Leg square of each jump, relative to the horse (the book's KnightCheck).
-cdef int HORSE_LEGS[8]
-# Leg square of each jump relative to the square jumped to: where the leg sits
-# as seen from a king that a horse at king - HORSE_STEPS[k] attacks.
-cdef int HORSE_CHECK_LEGS[8]
-# One-step king moves (KingDir), advisor diagonals (AdvisorDir).
-cdef int KING_STEPS[4]
-cdef int ADVISOR_STEPS[4]
-# Elephant jumps (BishopDir) and the eye square each passes (BishopCheck).
-cdef int ELEPHANT_STEPS[4]
-cdef int ELEPHANT_EYES[4]
-# Ray directions of rooks (RookDir) and cannons (CannonDir).
-cdef int ROOK_DIRS[4]
-cdef int CANNON_DIRS[4]
-# Pawn steps by side: left, right, forward (PawnDir[2]).
-cdef int PAWN_STEPS[2][3]
-
-# Zone tables, index = 16x16 square, value 1 where the kind may stand.
-cdef unsigned char ON_BOARD[256]        # KnightPosition: any point of the board
-cdef unsigned char KING_ZONE[256]       # KingPosition: the nine points of both palaces
-cdef unsigned char ADVISOR_ZONE[256]    # AdvisorPosition: five points of each palace
-cdef unsigned char ELEPHANT_ZONE[256]   # BishopPosition: seven points on each side
-cdef unsigned char PAWN_ZONE[2][256]    # PawnPosition[side]: where that side's pawn may step to
-cdef unsigned char RED_HALF[256]        # 1 on rows 8..12 (Red's side of the river)
-
-# Piece id -> piece type (KING..PAWN); 255 for ids that are no piece.
-cdef unsigned char PIECE_TYPE[48]
-# First slot and number of slots of each piece type within a side.
-cdef int TYPE_FIRST_SLOT[7]
-cdef int TYPE_SLOTS[7]
-
-# Index sq - k + 256 (k a king square) -> offset from k of the leg a horse on sq
-# needs to attack that king (one of +-15, +-17), 0 if sq is not a jump away.
-cdef int HORSE_ATTACK_LEG[512]
-
-# Public square (file + 9 * rank) <-> 16x16 square. PUBLIC_OF is 255 off the board.
-cdef unsigned char SQUARE_OF[90]
-cdef unsigned char PUBLIC_OF[256]
-
-# Tables of the second, independent algorithm (ElephantEye's legalMove); they
-# share nothing with the generator tables above.
-# Index dst - src + 256 -> 1 king step, 2 advisor step, 3 elephant step, 0 none.
-cdef unsigned char EE_LEGAL_SPAN[512]
-# Index dst - src + 256 -> offset of the horse leg from src, 0 if not a horse jump.
-cdef int EE_HORSE_PIN[512]
-# 16x16 square -> 1 inside either palace.
-cdef unsigned char EE_IN_FORT[256]
+init_tables()
+init_validator_tables()
 
 PIECE_NAMES = ("king", "advisor", "elephant", "horse", "rook", "cannon", "pawn")
 SIDE_NAMES = ("Red", "Black")
 FILE_NAMES = "abcdefghi"
-
-
-cdef inline int to_sq(int square) noexcept nogil:
-    # public (file + 9 * rank, rank 0 = Red's back rank) -> 16x16 (row 12 = Red's back rank)
-    return (12 - square // 9) * 16 + 3 + square % 9
-
-
-cdef void _init_tables() noexcept:
-    cdef int sq, row, col, k, side, rel, d, dr, dc, i
-    cdef int knight_dir[8]
-    cdef int king_dir[4]
-    cdef int advisor_dir[4]
-    cdef int bishop_dir[4]
-    cdef int rook_dir[4]
-    cdef int cannon_dir[4]
-    # The book's direction arrays, in its order (section 4.2).
-    knight_dir[:] = [+0x0e, -0x12, -0x21, -0x1f, -0x0e, +0x12, +0x1f, +0x21]
-    king_dir[:] = [-0x10, +0x01, +0x10, -0x01]
-    advisor_dir[:] = [-0x11, -0x0f, +0x11, +0x0f]
-    bishop_dir[:] = [-0x22, -0x1e, +0x22, +0x1e]
-    rook_dir[:] = [-0x01, -0x10, +0x01, +0x10]
-    cannon_dir[:] = [-0x01, +0x01, -0x10, +0x10]
-    for k in range(8):
-        HORSE_STEPS[k] = knight_dir[k]
-        # The leg is one orthogonal step along the jump's long side.
-        dr = (knight_dir[k] + 0x22) // 16 - 2
-        dc = knight_dir[k] - 16 * dr
-        HORSE_LEGS[k] = 16 * (dr // 2) if (dr == 2 or dr == -2) else dc // 2
-        HORSE_CHECK_LEGS[k] = HORSE_LEGS[k] - HORSE_STEPS[k]
-    for k in range(4):
-        KING_STEPS[k] = king_dir[k]
-        ADVISOR_STEPS[k] = advisor_dir[k]
-        ELEPHANT_STEPS[k] = bishop_dir[k]
-        ELEPHANT_EYES[k] = bishop_dir[k] // 2   # the midpoint of a two-by-two jump
-        ROOK_DIRS[k] = rook_dir[k]
-        CANNON_DIRS[k] = cannon_dir[k]
-    for side in range(2):
-        PAWN_STEPS[side][0] = -1
-        PAWN_STEPS[side][1] = +1
-        PAWN_STEPS[side][2] = -16 if side == 0 else +16
-
-    for sq in range(256):
-        row = sq // 16
-        col = sq % 16
-        PUBLIC_OF[sq] = 255
-        ON_BOARD[sq] = 3 <= row <= 12 and 3 <= col <= 11
-        RED_HALF[sq] = ON_BOARD[sq] and row >= 8
-        KING_ZONE[sq] = 6 <= col <= 8 and (3 <= row <= 5 or 10 <= row <= 12)
-        rel = row - 3 if row <= 7 else row - 10
-        ADVISOR_ZONE[sq] = KING_ZONE[sq] and (rel + col - 6) % 2 == 0
-        rel = row - 3 if row <= 7 else row - 8
-        ELEPHANT_ZONE[sq] = (ON_BOARD[sq] and rel % 2 == 0 and (col - 3) % 2 == 0
-                             and (rel // 2 + (col - 3) // 2) % 2 == 1)
-        # A pawn stands on its own half only on the five pawn files (rows 8, 9 for
-        # Red; 6, 7 for Black) and anywhere once across the river.
-        PAWN_ZONE[0][sq] = ON_BOARD[sq] and (row <= 7 or (row <= 9 and (col - 3) % 2 == 0))
-        PAWN_ZONE[1][sq] = ON_BOARD[sq] and (row >= 8 or (row >= 6 and (col - 3) % 2 == 0))
-        EE_IN_FORT[sq] = 0
-    for i in range(90):
-        SQUARE_OF[i] = to_sq(i)
-        PUBLIC_OF[to_sq(i)] = i
-
-    for i in range(48):
-        PIECE_TYPE[i] = 255
-    TYPE_FIRST_SLOT[:] = [0, 1, 3, 5, 7, 9, 11]
-    TYPE_SLOTS[:] = [1, 2, 2, 2, 2, 2, 5]
-    for side in range(2):
-        for k in range(7):
-            for i in range(TYPE_SLOTS[k]):
-                PIECE_TYPE[16 + 16 * side + TYPE_FIRST_SLOT[k] + i] = k
-
-    # Second algorithm: spans and horse pins by coordinate difference.
-    for i in range(512):
-        EE_LEGAL_SPAN[i] = 0
-        EE_HORSE_PIN[i] = 0
-    for dr in range(-2, 3):
-        for dc in range(-2, 3):
-            d = 16 * dr + dc + 256
-            if abs(dr) + abs(dc) == 1:
-                EE_LEGAL_SPAN[d] = 1
-            elif abs(dr) == 1 and abs(dc) == 1:
-                EE_LEGAL_SPAN[d] = 2
-            elif abs(dr) == 2 and abs(dc) == 2:
-                EE_LEGAL_SPAN[d] = 3
-            elif abs(dr) == 2 and abs(dc) == 1:
-                EE_HORSE_PIN[d] = 16 if dr > 0 else -16
-            elif abs(dr) == 1 and abs(dc) == 2:
-                EE_HORSE_PIN[d] = 1 if dc > 0 else -1
-    for row in range(3, 13):
-        for col in range(6, 9):
-            if row <= 5 or row >= 10:
-                EE_IN_FORT[row * 16 + col] = 1
-
-    for i in range(512):
-        HORSE_ATTACK_LEG[i] = 0
-    for k in range(8):
-        # A horse on king - HORSE_STEPS[k] attacks through king + HORSE_CHECK_LEGS[k].
-        HORSE_ATTACK_LEG[256 - HORSE_STEPS[k]] = HORSE_CHECK_LEGS[k]
-
-
-_init_tables()
-
-
-# ---------------------------------------------------------------------------
-# Move generation: the book's routines (section 4.2). Each appends pseudo-legal
-# moves of the piece on p to moves[n:] and returns the new count.
-# ---------------------------------------------------------------------------
-
-cdef inline int save_move(int* moves, int n, int p, int to) noexcept nogil:
-    # ports SaveMove of 4.2 (store a pseudo-legal move)
-    moves[n] = p | (to << 8)
-    return n + 1
-
-
-cdef inline int knight_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
-    # ports KnightMove
-    cdef int k, to, leg
-    for k in range(8):
-        to = p + HORSE_STEPS[k]
-        if ON_BOARD[to]:
-            leg = p + HORSE_LEGS[k]
-            if not b.squares[leg]:
-                if not (b.squares[to] & side_tag):
-                    n = save_move(moves, n, p, to)
-    return n
-
-
-cdef inline int king_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
-    # ports KingMove
-    cdef int k, to
-    for k in range(4):
-        to = p + KING_STEPS[k]
-        if KING_ZONE[to]:
-            if not (b.squares[to] & side_tag):
-                n = save_move(moves, n, p, to)
-    return n
-
-
-cdef inline int advisor_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
-    # ports AdvisorMove
-    cdef int k, to
-    for k in range(4):
-        to = p + ADVISOR_STEPS[k]
-        if ADVISOR_ZONE[to]:
-            if not (b.squares[to] & side_tag):
-                n = save_move(moves, n, p, to)
-    return n
-
-
-cdef inline int bishop_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
-    # ports BishopMove
-    cdef int k, to, eye
-    for k in range(4):
-        to = p + ELEPHANT_STEPS[k]
-        if ELEPHANT_ZONE[to]:
-            eye = p + ELEPHANT_EYES[k]
-            if not b.squares[eye]:
-                if not (b.squares[to] & side_tag):
-                    n = save_move(moves, n, p, to)
-    return n
-
-
-cdef inline int rook_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
-    # ports RookMove
-    cdef int k, j, to
-    for k in range(4):
-        for j in range(1, 10):
-            to = p + j * ROOK_DIRS[k]
-            if not ON_BOARD[to]:
-                break
-            if not b.squares[to]:
-                n = save_move(moves, n, p, to)
-            elif b.squares[to] & side_tag:
-                break
-            else:
-                n = save_move(moves, n, p, to)
-                break
-    return n
-
-
-cdef inline int cannon_move(const BoardState* b, int p, int side_tag, int* moves, int n) noexcept nogil:
-    # ports CannonMove
-    cdef int k, j, to, over
-    for k in range(4):
-        over = 0
-        for j in range(1, 10):
-            to = p + j * CANNON_DIRS[k]
-            if not ON_BOARD[to]:
-                break
-            if not b.squares[to]:
-                if not over:
-                    n = save_move(moves, n, p, to)
-            else:
-                if not over:
-                    over = 1
-                else:
-                    if not (b.squares[to] & side_tag):
-                        n = save_move(moves, n, p, to)
-                    break
-    return n
-
-
-cdef inline int pawn_move(const BoardState* b, int p, int side, int side_tag, int* moves, int n) noexcept nogil:
-    # ports PawnMove
-    cdef int k, to
-    for k in range(3):
-        to = p + PAWN_STEPS[side][k]
-        if PAWN_ZONE[side][to]:
-            if not (b.squares[to] & side_tag):
-                n = save_move(moves, n, p, to)
-    return n
-
-
-cdef int generate_pseudo_book(BoardState* b, int* moves) noexcept nogil:
-    """All pseudo-legal moves of the side to move by the book's routines, slot by slot."""
-    cdef int side = b.side
-    cdef int side_tag = 16 + 16 * side
-    cdef int n = 0, slot, p
-    for slot in range(16):
-        p = b.piece_square[side_tag + slot]
-        if not p:
-            continue
-        if slot == 0:
-            n = king_move(b, p, side_tag, moves, n)
-        elif slot <= 2:
-            n = advisor_move(b, p, side_tag, moves, n)
-        elif slot <= 4:
-            n = bishop_move(b, p, side_tag, moves, n)
-        elif slot <= 6:
-            n = knight_move(b, p, side_tag, moves, n)
-        elif slot <= 8:
-            n = rook_move(b, p, side_tag, moves, n)
-        elif slot <= 10:
-            n = cannon_move(b, p, side_tag, moves, n)
-        else:
-            n = pawn_move(b, p, side, side_tag, moves, n)
-    return n
-
-
-cdef int generate_pseudo(BoardState* b, int* moves) noexcept nogil:
-    """All pseudo-legal moves of the side to move: the fast path.
-
-    The same moves as generate_pseudo_book, in the same order, but the off-board
-    sentinel (which has both side bits set) replaces the on-board tests of horse,
-    rook and cannon, and rays advance by addition.
-    """
-    cdef int side = b.side
-    cdef int side_tag = 16 + 16 * side
-    cdef const unsigned char* sq = b.squares
-    cdef const unsigned char* pawn_zone = PAWN_ZONE[side]
-    cdef int n = 0, slot, p, k, to, d
-    p = b.piece_square[side_tag]
-    if p:
-        for k in range(4):
-            to = p + KING_STEPS[k]
-            if KING_ZONE[to] and not (sq[to] & side_tag):
-                moves[n] = p | (to << 8)
-                n += 1
-    for slot in range(1, 3):
-        p = b.piece_square[side_tag + slot]
-        if p:
-            for k in range(4):
-                to = p + ADVISOR_STEPS[k]
-                if ADVISOR_ZONE[to] and not (sq[to] & side_tag):
-                    moves[n] = p | (to << 8)
-                    n += 1
-    for slot in range(3, 5):
-        p = b.piece_square[side_tag + slot]
-        if p:
-            for k in range(4):
-                to = p + ELEPHANT_STEPS[k]
-                if ELEPHANT_ZONE[to] and not sq[p + ELEPHANT_EYES[k]] and not (sq[to] & side_tag):
-                    moves[n] = p | (to << 8)
-                    n += 1
-    for slot in range(5, 7):
-        p = b.piece_square[side_tag + slot]
-        if p:
-            for k in range(8):
-                to = p + HORSE_STEPS[k]
-                if not (sq[to] & side_tag) and not sq[p + HORSE_LEGS[k]]:
-                    moves[n] = p | (to << 8)
-                    n += 1
-    for slot in range(7, 9):
-        p = b.piece_square[side_tag + slot]
-        if p:
-            for k in range(4):
-                d = ROOK_DIRS[k]
-                to = p + d
-                while not sq[to]:
-                    moves[n] = p | (to << 8)
-                    n += 1
-                    to += d
-                if not (sq[to] & side_tag):
-                    moves[n] = p | (to << 8)
-                    n += 1
-    for slot in range(9, 11):
-        p = b.piece_square[side_tag + slot]
-        if p:
-            for k in range(4):
-                d = CANNON_DIRS[k]
-                to = p + d
-                while not sq[to]:
-                    moves[n] = p | (to << 8)
-                    n += 1
-                    to += d
-                if sq[to] != OFF_BOARD:
-                    to += d
-                    while not sq[to]:
-                        to += d
-                    if not (sq[to] & side_tag):
-                        moves[n] = p | (to << 8)
-                        n += 1
-    for slot in range(11, 16):
-        p = b.piece_square[side_tag + slot]
-        if p:
-            for k in range(3):
-                to = p + PAWN_STEPS[side][k]
-                if pawn_zone[to] and not (sq[to] & side_tag):
-                    moves[n] = p | (to << 8)
-                    n += 1
-    return n
-
-
-# ---------------------------------------------------------------------------
-# Make / unmake.
-# ---------------------------------------------------------------------------
-
-cdef int make_move(BoardState* b, int mv) noexcept nogil:
-    """Play mv, flip the side to move, and return the captured piece id (0 if none)."""
-    cdef int frm = mv & 255, to = mv >> 8
-    cdef int pc = b.squares[frm], cap = b.squares[to]
-    b.piece_square[pc] = to
-    if cap:
-        b.piece_square[cap] = 0
-    b.squares[to] = pc
-    b.squares[frm] = 0
-    b.side ^= 1
-    return cap
-
-
-cdef void unmake_move(BoardState* b, int mv, int cap) noexcept nogil:
-    """Undo make_move(mv), given the piece it captured."""
-    cdef int frm = mv & 255, to = mv >> 8
-    cdef int pc = b.squares[to]
-    b.squares[frm] = pc
-    b.squares[to] = cap
-    b.piece_square[pc] = frm
-    if cap:
-        b.piece_square[cap] = to
-    b.side ^= 1
-
-
-# ---------------------------------------------------------------------------
-# Check detection.
-# ---------------------------------------------------------------------------
-
-cdef bint book_check(const BoardState* b, int side) noexcept nogil:
-    # ports Check(lSide) of section 4.6, without the book's two defects: each rook
-    # and each cannon is judged on its own (r and the screen count start afresh).
-    cdef int w_king = b.piece_square[16], b_king = b.piece_square[32]
-    cdef int opp_tag = 32 - side * 16       # the book's SideTag: the attacker's base id
-    cdef int fside = 1 - side
-    cdef int p, q, n, m, i, k, r, step, over
-    if not w_king or not b_king:
-        return 0
-    # Kings facing on one file with nothing between (flying general).
-    if w_king % 16 == b_king % 16:
-        r = 1
-        p = w_king - 16
-        while p != b_king:
-            if b.squares[p]:
-                r = 0
-                break
-            p -= 16
-        if r:
-            return 1
-    q = b.piece_square[48 - opp_tag]
-    # Horses.
-    for i in range(5, 7):
-        p = b.piece_square[opp_tag + i]
-        if not p:
-            continue
-        for k in range(8):
-            n = p + HORSE_STEPS[k]
-            if n != q:
-                continue
-            if ON_BOARD[n]:
-                m = p + HORSE_LEGS[k]
-                if not b.squares[m]:
-                    return 1
-    # Rooks.
-    for i in range(7, 9):
-        p = b.piece_square[opp_tag + i]
-        if not p:
-            continue
-        r = 1
-        if p % 16 == q % 16:
-            step = -16 if p > q else 16
-        elif p // 16 == q // 16:
-            step = -1 if p > q else 1
-        else:
-            continue
-        p += step
-        while p != q:
-            if b.squares[p]:
-                r = 0
-                break
-            p += step
-        if r:
-            return 1
-    # Cannons.
-    for i in range(9, 11):
-        p = b.piece_square[opp_tag + i]
-        if not p:
-            continue
-        over = 0
-        if p % 16 == q % 16:
-            step = -16 if p > q else 16
-        elif p // 16 == q // 16:
-            step = -1 if p > q else 1
-        else:
-            continue
-        p += step
-        while p != q:
-            if b.squares[p]:
-                if not over:
-                    over = 1
-                else:
-                    over = 2
-                    break
-            p += step
-        if over == 1:
-            return 1
-    # Pawns.
-    for i in range(11, 16):
-        p = b.piece_square[opp_tag + i]
-        if not p:
-            continue
-        for k in range(3):
-            n = p + PAWN_STEPS[fside][k]
-            if n == q and PAWN_ZONE[fside][n]:
-                return 1
-    return 0
-
-
-cdef inline bint is_piece(int pc, int opp_base, int first_slot, int slots) noexcept nogil:
-    # pc is one of the opponent's pieces of the kind occupying slots first_slot..+slots-1
-    return <unsigned int>(pc - opp_base - first_slot) < <unsigned int>slots
-
-
-cdef inline bint line_attacked(const BoardState* b, int q, int d, int opp) noexcept nogil:
-    # Along direction d from the king on q: is the first piece an enemy rook or the
-    # enemy king (facing), or the second piece, behind one screen, an enemy cannon?
-    cdef int sq = q + d, pc
-    while not b.squares[sq]:
-        sq += d
-    pc = b.squares[sq]
-    if is_piece(pc, opp, 7, 2) or pc == opp:
-        return 1
-    if pc == OFF_BOARD:
-        return 0
-    sq += d
-    while not b.squares[sq]:
-        sq += d
-    return is_piece(b.squares[sq], opp, 9, 2)
-
-
-cdef bint in_check(const BoardState* b, int side) noexcept nogil:
-    """Is side's king attacked? Works back from the king: pawns, horses, then rays."""
-    cdef int q = b.piece_square[16 + 16 * side]
-    cdef int opp = 32 - 16 * side
-    cdef int k
-    if not q:
-        return 0    # no king: only an empty Board() that was never loaded
-    # Pawns: one step behind the king (as the attacker moves) or beside it.
-    if is_piece(b.squares[q - PAWN_STEPS[1 - side][2]], opp, 11, 5):
-        return 1
-    if is_piece(b.squares[q - 1], opp, 11, 5) or is_piece(b.squares[q + 1], opp, 11, 5):
-        return 1
-    # Horses: a horse a jump away whose leg (seen from the king) is empty.
-    for k in range(8):
-        if is_piece(b.squares[q - HORSE_STEPS[k]], opp, 5, 2) and not b.squares[q + HORSE_CHECK_LEGS[k]]:
-            return 1
-    # Rays: the first piece may be a rook or the facing king; the second a cannon.
-    for k in range(4):
-        if line_attacked(b, q, ROOK_DIRS[k], opp):
-            return 1
-    return 0
-
-
-cdef inline int toward(int k, int sq) noexcept nogil:
-    # Direction from k to sq when they share a rank or file, else 0.
-    if ((sq ^ k) & 0xf0) == 0:
-        return 1 if sq > k else -1
-    if ((sq ^ k) & 0x0f) == 0:
-        return 16 if sq > k else -16
-    return 0
-
-
-cdef inline bint move_exposes(const BoardState* b, int k, int frm, int to) noexcept nogil:
-    # After a non-king move frm -> to by a side that was not in check (b.side is now
-    # the opponent): is that side's king on k attacked? Only lines through frm or to
-    # and the horse leg on frm can have changed, so only those are tested.
-    cdef int opp = 16 + 16 * b.side
-    cdef int d_from = toward(k, frm), d_to = toward(k, to), d = frm - k, j
-    if d_from and line_attacked(b, k, d_from, opp):
-        return 1
-    if d_to and d_to != d_from and line_attacked(b, k, d_to, opp):
-        return 1
-    if d == 15 or d == -15 or d == 17 or d == -17:
-        for j in range(8):
-            if HORSE_CHECK_LEGS[j] == d and is_piece(b.squares[k - HORSE_STEPS[j]], opp, 5, 2):
-                return 1
-    return 0
-
-
-# ---------------------------------------------------------------------------
-# Legal moves and perft.
-# ---------------------------------------------------------------------------
-
-cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) noexcept nogil:
-    # Is the side to move (king on k) in check? Found while marking hot[sq] = 1 on every
-    # square where a move starting or ending there could leave its king attacked: the
-    # king itself; the squares between the king and an enemy rook or king with at most
-    # one piece between them, or an enemy cannon with at most two (one move changes that
-    # count by at most one); the leg square of each enemy horse a jump away. In check,
-    # every square is hot.
-    cdef int opp = 32 - 16 * b.side, slot, p, d, sq, between
-    cdef bint checked = (is_piece(b.squares[k - PAWN_STEPS[b.side ^ 1][2]], opp, 11, 5)
-                         or is_piece(b.squares[k - 1], opp, 11, 5)
-                         or is_piece(b.squares[k + 1], opp, 11, 5))
-    memset(hot, 0, 256)
-    hot[k] = 1
-    for slot in range(11):
-        p = b.piece_square[opp + slot]
-        if not p:
-            continue
-        if slot == 5 or slot == 6:
-            d = HORSE_ATTACK_LEG[p - k + 256]
-            if d:
-                if b.squares[k + d]:
-                    hot[k + d] = 1
-                else:
-                    checked = 1
-        elif slot == 0 or slot >= 7:
-            d = toward(k, p)
-            if not d:
-                continue
-            between = 0
-            sq = k + d
-            while sq != p:
-                between += b.squares[sq] != 0
-                sq += d
-            if between == (1 if slot >= 9 else 0):
-                checked = 1
-            elif between > (2 if slot >= 9 else 1):
-                continue
-            sq = k + d
-            while sq != p:
-                hot[sq] = 1
-                sq += d
-            hot[p] = 1
-    if checked:
-        memset(hot, 1, 256)
-    return checked
-
-
-cdef inline bint is_legal_pseudo(BoardState* b, int mv, int k, bint checked) noexcept nogil:
-    # Is the pseudo-legal mv (one that mark_threats flagged) legal for the side to move,
-    # whose king is on k? Make, test, unmake: the full in_check for king moves and
-    # evasions, otherwise only the lines through the move's squares (move_exposes).
-    cdef int frm = mv & 255, cap
-    cdef bint attacked
-    cap = make_move(b, mv)
-    if checked or frm == k:
-        attacked = in_check(b, b.side ^ 1)
-    else:
-        attacked = move_exposes(b, k, frm, mv >> 8)
-    unmake_move(b, mv, cap)
-    return not attacked
-
-
-cdef int generate_legal_moves(BoardState* b, int* moves) noexcept nogil:
-    """Fill moves with the legal moves of the side to move; return their number."""
-    cdef int n = generate_pseudo(b, moves)
-    cdef int k = b.piece_square[16 + 16 * b.side]
-    cdef unsigned char hot[256]
-    cdef bint checked
-    cdef int i, kept = 0, mv
-    if not k:
-        return 0    # no king: only an empty Board() that was never loaded
-    checked = mark_threats(b, k, hot)
-    for i in range(n):
-        mv = moves[i]
-        if not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked):
-            moves[kept] = mv
-            kept += 1
-    return kept
-
-
-cdef int count_legal_moves(BoardState* b) noexcept nogil:
-    """Number of legal moves of the side to move (perft's last ply: nothing is kept)."""
-    cdef int moves[MAX_MOVES]
-    cdef int n = generate_pseudo(b, moves)
-    cdef int k = b.piece_square[16 + 16 * b.side]
-    cdef unsigned char hot[256]
-    cdef bint checked
-    cdef int i, count = 0, mv
-    if not k:
-        return 0    # no king: only an empty Board() that was never loaded
-    checked = mark_threats(b, k, hot)
-    for i in range(n):
-        mv = moves[i]
-        count += not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked)
-    return count
-
-
-cdef int generate_legal_book(BoardState* b, int* moves) noexcept nogil:
-    # The book's path: pseudo-legal moves of the book's routines kept by the legal
-    # SaveMove of 4.6 (make, Check(side), unmake).
-    cdef int n = generate_pseudo_book(b, moves)
-    cdef int mover = b.side, i, kept = 0, mv, cap
-    for i in range(n):
-        mv = moves[i]
-        cap = make_move(b, mv)
-        if not book_check(b, mover):
-            moves[kept] = mv
-            kept += 1
-        unmake_move(b, mv, cap)
-    return kept
-
-
-cdef long long perft_nodes(BoardState* b, int depth) noexcept nogil:
-    """Leaf count at depth; the last ply is counted without being walked into."""
-    cdef int moves[MAX_MOVES]
-    cdef int n, i, mv, cap
-    cdef long long total = 0
-    if depth <= 0:
-        return 1
-    if depth == 1:
-        return count_legal_moves(b)
-    n = generate_legal_moves(b, moves)
-    for i in range(n):
-        mv = moves[i]
-        cap = make_move(b, mv)
-        total += perft_nodes(b, depth - 1)
-        unmake_move(b, mv, cap)
-    return total
-
-
-cdef long long perft_full(BoardState* b, int depth) noexcept nogil:
-    """perft that makes and unmakes every move down to the leaves (no bulk counting)."""
-    cdef int moves[MAX_MOVES]
-    cdef int n, i, mv, cap
-    cdef long long total = 0
-    if depth <= 0:
-        return 1
-    n = generate_legal_moves(b, moves)
-    for i in range(n):
-        mv = moves[i]
-        cap = make_move(b, mv)
-        total += 1 if depth == 1 else perft_full(b, depth - 1)
-        unmake_move(b, mv, cap)
-    return total
-
-
-cdef long long perft_book(BoardState* b, int depth) noexcept nogil:
-    # Reference perft: the book's generator and Check only.
-    cdef int moves[MAX_MOVES]
-    cdef int n, i, cap
-    cdef long long total = 0
-    if depth <= 0:
-        return 1
-    n = generate_legal_book(b, moves)
-    if depth == 1:
-        return n
-    for i in range(n):
-        cap = make_move(b, moves[i])
-        total += perft_book(b, depth - 1)
-        unmake_move(b, moves[i], cap)
-    return total
-
-
-# ---------------------------------------------------------------------------
-# The second algorithm: ElephantEye's single-move validator.
-# ---------------------------------------------------------------------------
-
-cdef bint legal_move_ee(const BoardState* b, int mv) noexcept nogil:
-    # ports legalMove (pseudo-legality of one move; the caller adds the check test)
-    cdef int src = mv & 255, dst = mv >> 8
-    cdef int self_tag = 16 + 16 * b.side
-    cdef int pc_src = b.squares[src], pc_dst = b.squares[dst]
-    cdef int pt, pin, delta
-    if not (pc_src & self_tag):
-        return 0
-    if pc_dst & self_tag:
-        return 0
-    pt = PIECE_TYPE[pc_src]
-    if pt == KING:
-        return EE_IN_FORT[dst] and EE_LEGAL_SPAN[dst - src + 256] == 1
-    if pt == ADVISOR:
-        return EE_IN_FORT[dst] and EE_LEGAL_SPAN[dst - src + 256] == 2
-    if pt == ELEPHANT:
-        return (((src ^ dst) & 0x80) == 0 and EE_LEGAL_SPAN[dst - src + 256] == 3
-                and b.squares[(src + dst) >> 1] == 0)
-    if pt == HORSE:
-        pin = src + EE_HORSE_PIN[dst - src + 256]
-        return pin != src and b.squares[pin] == 0
-    if pt == ROOK or pt == CANNON:
-        if ((src ^ dst) & 0xf0) == 0:
-            delta = -1 if dst < src else 1
-        elif ((src ^ dst) & 0x0f) == 0:
-            delta = -16 if dst < src else 16
-        else:
-            return 0
-        pin = src + delta
-        while pin != dst and b.squares[pin] == 0:
-            pin += delta
-        if pin == dst:
-            return pc_dst == 0 or pt == ROOK
-        if pc_dst != 0 and pt == CANNON:
-            pin += delta
-            while pin != dst and b.squares[pin] == 0:
-                pin += delta
-            return pin == dst
-        return 0
-    if pt == PAWN:
-        # Across the river (dst's half is the far one) a pawn may also step sideways.
-        if (dst & 0x80) == (b.side << 7) and (dst == src - 1 or dst == src + 1):
-            return 1
-        return dst == src - 16 + (b.side << 5)
-    return 0
 
 
 # ---------------------------------------------------------------------------
@@ -824,15 +62,6 @@ cdef inline int check_int(object value, str name, int low, int high) except -1:
 cdef inline int check_square(object square) except -1:
     # A public square 0..89; like Move, the boundary refuses bools and floats.
     return check_int(square, "square", 0, 89)
-
-
-cdef void clear_board(BoardState* b) noexcept nogil:
-    # An empty board: no pieces, sentinels off the board, Red to move.
-    cdef int sq
-    memset(b, 0, sizeof(BoardState))
-    for sq in range(256):
-        if not ON_BOARD[sq]:
-            b.squares[sq] = OFF_BOARD
 
 
 cdef inline bint may_stand(int pt, int color, int sq) noexcept nogil:
@@ -979,11 +208,11 @@ cdef class Board:
             PyList_SET_ITEM(out, i, item)
         return out
 
-    def legal_move_indices(self, bint book=False):
-        """Legal moves as from_square * 90 + to_square; book=True uses the book's Check."""
+    def legal_move_indices(self):
+        """Legal moves as from_square * 90 + to_square."""
         cdef int moves[MAX_MOVES]
-        cdef int n, i, mv
-        n = generate_legal_book(&self.st, moves) if book else generate_legal_moves(&self.st, moves)
+        cdef int n, i
+        n = generate_legal_moves(&self.st, moves)
         return [PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8] for i in range(n)]
 
     def count_legal(self):
@@ -1030,17 +259,15 @@ cdef class Board:
         unmake_move(&self.st, mv, rec >> 16)
         return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
 
-    def is_check(self, bint book=False):
-        """Is the side to move in check? book=True uses the book's Check routine."""
-        if book:
-            return bool(book_check(&self.st, self.st.side))
+    def is_check(self):
+        """Is the side to move in check (including by the facing king)?"""
         return bool(in_check(&self.st, self.st.side))
 
-    def perft(self, object depth, bint bulk=True, bint book=False):
+    def perft(self, object depth, bint bulk=True):
         """Number of leaf nodes of the legal move tree at depth (releases the GIL).
 
         bulk=True counts the last ply's legal moves without playing them; bulk=False
-        makes and unmakes every leaf; book=True uses only the book's routines.
+        makes and unmakes every leaf.
         """
         cdef long long n
         cdef int plies = check_int(depth, "depth", 0, MAX_DEPTH)
@@ -1048,13 +275,18 @@ cdef class Board:
         # this Board while the count runs without the GIL.
         cdef BoardState st = self.st
         with nogil:
-            if book:
-                n = perft_book(&st, plies)
-            elif bulk:
-                n = perft_nodes(&st, plies)
-            else:
-                n = perft_full(&st, plies)
+            n = perft(&st, plies, bulk)
         return n
+
+    @property
+    def squares(self):
+        """The raw 16x16 board (256 piece ids) as a read-only memoryview of the live state.
+
+        Index row * 16 + column; rows 3..12 (3 = Black's back rank) and columns 3..11 are
+        on the board, 255 marks off-board entries, 0 an empty point, and a piece id is
+        16 + 16 * side + slot (see _core.pxd). It follows later pushes and pops.
+        """
+        return memoryview(_SquaresView(self))
 
     def divide(self, object depth):
         """perft split by root move: list of (from_square * 90 + to_square, count)."""
@@ -1068,10 +300,82 @@ cdef class Board:
         for i in range(n):
             cap = make_move(&st, moves[i])
             with nogil:
-                count = perft_nodes(&st, plies - 1)
+                count = perft(&st, plies - 1, 1)
             unmake_move(&st, moves[i], cap)
             out.append((PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8], count))
         return out
+
+
+cdef class _SquaresView:
+    # Exports one Board's squares[256] through the buffer protocol, read-only; the
+    # memoryview holds this object, which holds the Board, so the memory stays valid.
+    cdef Board board
+    cdef Py_ssize_t shape[1]
+    cdef Py_ssize_t strides[1]
+
+    def __cinit__(self, Board board not None):
+        self.board = board
+        self.shape[0] = 256
+        self.strides[0] = 1
+
+    def __getbuffer__(self, Py_buffer* view, int flags):
+        if flags & PyBUF_WRITABLE:
+            raise BufferError("Board.squares is read-only")
+        view.buf = <void*>self.board.st.squares
+        view.obj = self
+        view.len = 256
+        view.readonly = 1
+        view.itemsize = 1
+        view.format = NULL
+        if flags & PyBUF_FORMAT:
+            view.format = b"B"
+        view.ndim = 1
+        view.shape = self.shape
+        view.strides = self.strides
+        view.suboffsets = NULL
+        view.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer* view):
+        pass
+
+
+# ---------------------------------------------------------------------------
+# The book's reference path, for tests only: internal entry points, not part of
+# the production API (Board has no book= switches). Each makes the typed
+# memoryviews of the board and piece list once and hands them to book.pxd.
+# ---------------------------------------------------------------------------
+
+cdef inline View board_view(BoardState* st):
+    return <unsigned char[:256]>st.squares
+
+
+cdef inline View piece_view(BoardState* st):
+    return <unsigned char[:48]>st.piece_square
+
+
+def _reference_is_check(Board board not None):
+    """The book's Check(side to move) on board (reference path; tests only)."""
+    return bool(book_check(board_view(&board.st), piece_view(&board.st), board.st.side))
+
+
+def _reference_legal_move_indices(Board board not None):
+    """Legal moves by the book's generator and legal SaveMove, as from * 90 + to (tests only)."""
+    cdef int moves[MAX_MOVES]
+    cdef int n, i
+    cdef BoardState st = board.st
+    n = generate_legal_book(&st, board_view(&st), piece_view(&st), moves)
+    return [PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8] for i in range(n)]
+
+
+def _reference_perft(Board board not None, object depth):
+    """perft by the book's routines only (reference path; tests only; depth 0..6)."""
+    cdef int plies = check_int(depth, "depth", 0, REFERENCE_MAX_DEPTH)
+    cdef BoardState st = board.st
+    cdef View squares = board_view(&st), pieces = piece_view(&st)
+    cdef long long n
+    with nogil:
+        n = perft_book(&st, squares, pieces, plies)
+    return n
 
 
 cdef long long fill_batch(BoardState* states, Py_ssize_t count, unsigned short* buf,

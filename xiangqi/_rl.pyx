@@ -1,4 +1,5 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
 """The compiled RL boundary: batch encoders, legal-action masks and the vectorised
 environment's state, over caller-visible buffers (xiangqi.rl wraps them in NumPy).
 
@@ -10,13 +11,9 @@ them, gather board states with the GIL held, then work without it.
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from xiangqi._core cimport (
-    MAX_MOVES,
-    Board,
-    BoardState,
-    make_move,
-    unmake_move,
-)
+from xiangqi._core cimport Board
+from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
+from xiangqi.core.tables cimport init_tables
 from xiangqi.core.rl cimport (
     ACTION_CODE,
     BASE_PLANES,
@@ -40,6 +37,8 @@ from xiangqi.core.rl cimport (
     write_piece_planes,
 )
 
+# This extension inlines the core's generator, so it fills its own copy of the tables.
+init_tables()
 if init_rl_tables() != NUM_ACTIONS:
     raise ImportError("the action table does not hold 2086 actions")
 
@@ -266,7 +265,8 @@ cdef class VectorCore:
         self.legal = <short*>malloc(sizeof(short) * num_envs * MAX_MOVES)
         self.legal_count = <int*>calloc_ints(num_envs)
         if (self.states == NULL or self.plies == NULL or self.no_capture == NULL
-                or self.key_count == NULL or self.key == NULL or self.keys == NULL or self.rng == NULL
+                or self.key_count == NULL or self.key == NULL or self.keys == NULL
+                or self.rng == NULL
                 or self.legal == NULL or self.legal_count == NULL):
             raise MemoryError()
         self.seed(0)
@@ -428,7 +428,6 @@ def legal_action_list(Board board not None):
     return [actions[j] for j in range(n)]
 
 
-
 def observe_one(Board board not None, long long clock, int history, int view,
                 unsigned char[::1] planes not None, unsigned char[::1] mask):
     """encode_batch and legal_mask_batch for one board, in one call (the AEC env's path).
@@ -438,8 +437,7 @@ def observe_one(Board board not None, long long clock, int history, int view,
     """
     cdef list hist = board.history
     cdef Py_ssize_t n = len(hist), j = 0
-    cdef int stack_records[256]
-    cdef int* records = stack_records
+    cdef int* records
     cdef short actions[MAX_MOVES]
     cdef BoardState st = board.st
     cdef int count, k
@@ -454,18 +452,16 @@ def observe_one(Board board not None, long long clock, int history, int view,
         if j >= history and (rec >> 16) != 0:
             break
         j += 1
-    if j > 256:
-        records = <int*>malloc(sizeof(int) * j)
-        if records == NULL:
-            raise MemoryError()
+    records = <int*>malloc(sizeof(int) * (j + 1))
+    if records == NULL:
+        raise MemoryError()
     try:
         for k in range(j):
             records[k] = hist[n - 1 - k]
         count = <int>j
         encode_one(&st, records, count, history, <int>min(clock, 255), view, &planes[0])
     finally:
-        if records != stack_records:
-            free(records)
+        free(records)
     if mask is not None:
         memset(&mask[0], 0, NUM_ACTIONS)
         if view < 0 or view == board.st.side:

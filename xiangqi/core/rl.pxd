@@ -2,7 +2,9 @@
 # legal-action masks and the game-end judge of the vectorised environment.
 #
 # Everything here works on the core's BoardState (see xiangqi/_core.pxd for the
-# 16x16 layout, piece ids and the name legend) and runs without the GIL.
+# 16x16 layout, piece ids and the name legend) and runs without the GIL. It is
+# cimported by the second extension, xiangqi._rl, which therefore holds its own copy
+# of the generator tables (core/tables.pxd) and fills them with init_tables().
 #
 # Views. Every position is seen from the side to move ("the mover"), so that it
 # always looks like Red to move: for Black the ranks are flipped (rank r -> 9 - r,
@@ -28,7 +30,8 @@
 
 from libc.string cimport memset
 
-from xiangqi._core cimport BoardState, MAX_MOVES, generate_legal_moves
+from xiangqi.core.movegen cimport generate_legal_moves
+from xiangqi.core.state cimport MAX_MOVES, BoardState
 
 
 cdef enum:
@@ -37,7 +40,7 @@ cdef enum:
     BASE_PLANES = 16            # 14 piece planes, repetition, no-capture clock
     REPETITION_PLANE = 14
     NO_CAPTURE_PLANE = 15
-    NO_CAPTURE_LIMIT = 120      # plies without a capture that end the game in a draw (60 moves each)
+    NO_CAPTURE_LIMIT = 120      # plies without a capture that draw the game (60 moves each)
     PLANE_SIZE = 90
 
 # What judge_end says about a game after a move.
@@ -185,7 +188,8 @@ cdef inline unsigned long long key_change(const BoardState* b, int mv) noexcept 
     return h
 
 
-cdef inline void write_piece_planes(const BoardState* b, int mover, unsigned char* planes) noexcept nogil:
+cdef inline void write_piece_planes(const BoardState* b, int mover,
+                                    unsigned char* planes) noexcept nogil:
     # planes: PIECE_PLANES * PLANE_SIZE bytes, cleared here, filled from mover's view.
     cdef int pc, sq
     memset(planes, 0, PIECE_PLANES * PLANE_SIZE)
@@ -195,10 +199,11 @@ cdef inline void write_piece_planes(const BoardState* b, int mover, unsigned cha
             planes[PLANE_OF[mover][pc] * PLANE_SIZE + VIEW_OF[mover][sq]] = 1
 
 
-cdef inline void write_counter_planes(unsigned char* planes, int repetitions, int no_capture) noexcept nogil:
+cdef inline void write_counter_planes(unsigned char* planes, int repetitions,
+                                      int no_capture) noexcept nogil:
     # planes: the start of the observation; fills planes 14 and 15 (saturating at 255).
-    memset(planes + REPETITION_PLANE * PLANE_SIZE, repetitions if repetitions < 255 else 255, PLANE_SIZE)
-    memset(planes + NO_CAPTURE_PLANE * PLANE_SIZE, no_capture if no_capture < 255 else 255, PLANE_SIZE)
+    memset(planes + REPETITION_PLANE * PLANE_SIZE, min(repetitions, 255), PLANE_SIZE)
+    memset(planes + NO_CAPTURE_PLANE * PLANE_SIZE, min(no_capture, 255), PLANE_SIZE)
 
 
 cdef inline int legal_actions(BoardState* b, short* actions) noexcept nogil:

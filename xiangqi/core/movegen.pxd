@@ -1,0 +1,274 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# Room: the fast path. The pseudo-legal generator, check detection that works back
+# from the king, and the threat map that lets most moves skip make/test/unmake.
+#
+# It works on `BoardState*` pointers, not memoryviews: the batch call copies
+# thousands of states without the GIL, and perft walks millions of nodes; a view per
+# state would cost an acquisition each (the book path, book.pxd, takes views).
+#
+# Map (one line per function; all [fast]):
+#   is_piece(pc, opp, first, slots)   pc is one of opp's pieces in those slots
+#   generate_pseudo(b, moves)         pseudo-legal moves, same set and order as the book's
+#   line_attacked(b, q, d, opp)       ray from q: rook or facing king first, or cannon second
+#   in_check(b, side)                 is side's king attacked (pawns, horses, rays)
+#   toward(k, sq)                     direction from k to sq on a shared line, else 0
+#   move_exposes(b, k, frm, to)       after a non-king move: did it uncover the king on k?
+#   mark_threats(b, k, hot)           the threat map: squares a move must touch to matter
+#   is_legal_pseudo(b, mv, k, checked)  make, the cheapest sufficient test, unmake
+#   legal_filter(b, moves, keep)      generate + keep the legal ones (or only count them)
+#   generate_legal_moves(b, moves)    legal moves into a caller's MAX_MOVES buffer
+#   count_legal_moves(b)              how many legal moves (perft's last ply)
+
+from libc.string cimport memset
+
+from xiangqi.core.state cimport BoardState, MAX_MOVES, OFF_BOARD, make_move, unmake_move
+from xiangqi.core.tables cimport (
+    ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT_EYES, ELEPHANT_STEPS, ELEPHANT_ZONE,
+    HORSE_ATTACK_LEG, HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE,
+    PAWN_STEPS, PAWN_ZONE, ROOK_DIRS,
+)
+
+
+cdef inline bint is_piece(int pc, int opp_base, int first_slot, int slots) noexcept nogil:
+    return <unsigned int>(pc - opp_base - first_slot) < <unsigned int>slots
+
+
+cdef inline int generate_pseudo(BoardState* b, int* moves) noexcept nogil:
+    # The same moves as the book's generator, in the same order, but the off-board
+    # sentinel (which has both side bits set) replaces the on-board tests of horse,
+    # rook and cannon, and rays advance by addition.
+    cdef int side = b.side
+    cdef int side_tag = 16 + 16 * side
+    cdef const unsigned char* sq = b.squares
+    cdef const unsigned char* pawn_zone = PAWN_ZONE[side]
+    cdef int n = 0, slot, p, k, to, d
+    p = b.piece_square[side_tag]
+    if p:
+        for k in range(4):
+            to = p + KING_STEPS[k]
+            if KING_ZONE[to] and not (sq[to] & side_tag):
+                moves[n] = p | (to << 8)
+                n += 1
+    for slot in range(1, 3):
+        p = b.piece_square[side_tag + slot]
+        if p:
+            for k in range(4):
+                to = p + ADVISOR_STEPS[k]
+                if ADVISOR_ZONE[to] and not (sq[to] & side_tag):
+                    moves[n] = p | (to << 8)
+                    n += 1
+    for slot in range(3, 5):
+        p = b.piece_square[side_tag + slot]
+        if p:
+            for k in range(4):
+                to = p + ELEPHANT_STEPS[k]
+                if ELEPHANT_ZONE[to] and not sq[p + ELEPHANT_EYES[k]] and not (sq[to] & side_tag):
+                    moves[n] = p | (to << 8)
+                    n += 1
+    for slot in range(5, 7):
+        p = b.piece_square[side_tag + slot]
+        if p:
+            for k in range(8):
+                to = p + HORSE_STEPS[k]
+                if not (sq[to] & side_tag) and not sq[p + HORSE_LEGS[k]]:
+                    moves[n] = p | (to << 8)
+                    n += 1
+    for slot in range(7, 9):
+        p = b.piece_square[side_tag + slot]
+        if p:
+            for k in range(4):
+                d = ROOK_DIRS[k]
+                to = p + d
+                while not sq[to]:
+                    moves[n] = p | (to << 8)
+                    n += 1
+                    to += d
+                if not (sq[to] & side_tag):
+                    moves[n] = p | (to << 8)
+                    n += 1
+    for slot in range(9, 11):
+        p = b.piece_square[side_tag + slot]
+        if p:
+            for k in range(4):
+                d = CANNON_DIRS[k]
+                to = p + d
+                while not sq[to]:
+                    moves[n] = p | (to << 8)
+                    n += 1
+                    to += d
+                if sq[to] != OFF_BOARD:
+                    to += d
+                    while not sq[to]:
+                        to += d
+                    if not (sq[to] & side_tag):
+                        moves[n] = p | (to << 8)
+                        n += 1
+    for slot in range(11, 16):
+        p = b.piece_square[side_tag + slot]
+        if p:
+            for k in range(3):
+                to = p + PAWN_STEPS[side][k]
+                if pawn_zone[to] and not (sq[to] & side_tag):
+                    moves[n] = p | (to << 8)
+                    n += 1
+    return n
+
+
+cdef inline bint line_attacked(const BoardState* b, int q, int d, int opp) noexcept nogil:
+    # Along direction d from the king on q: is the first piece an enemy rook or the
+    # enemy king (facing), or the second piece, behind one screen, an enemy cannon?
+    cdef int sq = q + d, pc
+    while not b.squares[sq]:
+        sq += d
+    pc = b.squares[sq]
+    if is_piece(pc, opp, 7, 2) or pc == opp:
+        return 1
+    if pc == OFF_BOARD:
+        return 0
+    sq += d
+    while not b.squares[sq]:
+        sq += d
+    return is_piece(b.squares[sq], opp, 9, 2)
+
+
+cdef inline bint in_check(const BoardState* b, int side) noexcept nogil:
+    cdef int q = b.piece_square[16 + 16 * side]
+    cdef int opp = 32 - 16 * side
+    cdef int k
+    if not q:
+        return 0    # no king: only an empty Board() that was never loaded
+    # Pawns: one step behind the king (as the attacker moves) or beside it.
+    if is_piece(b.squares[q - PAWN_STEPS[1 - side][2]], opp, 11, 5):
+        return 1
+    if is_piece(b.squares[q - 1], opp, 11, 5) or is_piece(b.squares[q + 1], opp, 11, 5):
+        return 1
+    # Horses: a horse a jump away whose leg (seen from the king) is empty.
+    for k in range(8):
+        if (is_piece(b.squares[q - HORSE_STEPS[k]], opp, 5, 2)
+                and not b.squares[q + HORSE_CHECK_LEGS[k]]):
+            return 1
+    # Rays: the first piece may be a rook or the facing king; the second a cannon.
+    for k in range(4):
+        if line_attacked(b, q, ROOK_DIRS[k], opp):
+            return 1
+    return 0
+
+
+cdef inline int toward(int k, int sq) noexcept nogil:
+    if ((sq ^ k) & 0xf0) == 0:
+        return 1 if sq > k else -1
+    if ((sq ^ k) & 0x0f) == 0:
+        return 16 if sq > k else -16
+    return 0
+
+
+cdef inline bint move_exposes(const BoardState* b, int k, int frm, int to) noexcept nogil:
+    # After a non-king move frm -> to by a side that was not in check (b.side is now
+    # the opponent): is that side's king on k attacked? Only lines through frm or to
+    # and the horse leg on frm can have changed, so only those are tested.
+    cdef int opp = 16 + 16 * b.side
+    cdef int d_from = toward(k, frm), d_to = toward(k, to), d = frm - k, j
+    if d_from and line_attacked(b, k, d_from, opp):
+        return 1
+    if d_to and d_to != d_from and line_attacked(b, k, d_to, opp):
+        return 1
+    if d == 15 or d == -15 or d == 17 or d == -17:
+        for j in range(8):
+            if HORSE_CHECK_LEGS[j] == d and is_piece(b.squares[k - HORSE_STEPS[j]], opp, 5, 2):
+                return 1
+    return 0
+
+
+cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) noexcept nogil:
+    # Is the side to move (king on k) in check? Found while marking hot[sq] = 1 on every
+    # square where a move starting or ending there could leave its king attacked: the
+    # king itself; the squares between the king and an enemy rook or king with at most
+    # one piece between them, or an enemy cannon with at most two (one move changes that
+    # count by at most one); the leg square of each enemy horse a jump away. In check,
+    # every square is hot.
+    cdef int opp = 32 - 16 * b.side, slot, p, d, sq, between
+    cdef bint checked = (is_piece(b.squares[k - PAWN_STEPS[b.side ^ 1][2]], opp, 11, 5)
+                         or is_piece(b.squares[k - 1], opp, 11, 5)
+                         or is_piece(b.squares[k + 1], opp, 11, 5))
+    memset(hot, 0, 256)
+    hot[k] = 1
+    for slot in range(11):
+        p = b.piece_square[opp + slot]
+        if not p:
+            continue
+        if slot == 5 or slot == 6:
+            d = HORSE_ATTACK_LEG[p - k + 256]
+            if d:
+                if b.squares[k + d]:
+                    hot[k + d] = 1
+                else:
+                    checked = 1
+        elif slot == 0 or slot >= 7:
+            d = toward(k, p)
+            if not d:
+                continue
+            between = 0
+            sq = k + d
+            while sq != p:
+                between += b.squares[sq] != 0
+                sq += d
+            if between == (1 if slot >= 9 else 0):
+                checked = 1
+            elif between > (2 if slot >= 9 else 1):
+                continue
+            sq = k + d
+            while sq != p:
+                hot[sq] = 1
+                sq += d
+            hot[p] = 1
+    if checked:
+        memset(hot, 1, 256)
+    return checked
+
+
+cdef inline bint is_legal_pseudo(BoardState* b, int mv, int k, bint checked) noexcept nogil:
+    # Is the pseudo-legal mv (one that mark_threats flagged) legal for the side to move,
+    # whose king is on k? Make, test, unmake: the full in_check for king moves and
+    # evasions, otherwise only the lines through the move's squares (move_exposes).
+    cdef int frm = mv & 255, cap
+    cdef bint attacked
+    cap = make_move(b, mv)
+    if checked or frm == k:
+        attacked = in_check(b, b.side ^ 1)
+    else:
+        attacked = move_exposes(b, k, frm, mv >> 8)
+    unmake_move(b, mv, cap)
+    return not attacked
+
+
+cdef inline int legal_filter(BoardState* b, int* moves, bint keep) noexcept nogil:
+    # Generate into moves, then keep the legal ones at the front (keep) or only count
+    # them (not keep: perft's last ply). Called with a constant keep, so the compiler
+    # makes two specialised copies.
+    cdef int n = generate_pseudo(b, moves)
+    cdef int k = b.piece_square[16 + 16 * b.side]
+    cdef unsigned char hot[256]
+    cdef bint checked, ok
+    cdef int i, kept = 0, mv
+    if not k:
+        return 0    # no king: only an empty Board() that was never loaded
+    checked = mark_threats(b, k, hot)
+    for i in range(n):
+        mv = moves[i]
+        ok = not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked)
+        if keep:
+            if ok:
+                moves[kept] = mv
+                kept += 1
+        else:
+            kept += ok
+    return kept
+
+
+cdef inline int generate_legal_moves(BoardState* b, int* moves) noexcept nogil:
+    return legal_filter(b, moves, 1)
+
+
+cdef inline int count_legal_moves(BoardState* b) noexcept nogil:
+    cdef int moves[MAX_MOVES]
+    return legal_filter(b, moves, 0)
