@@ -34,6 +34,7 @@ from xiangqi.core.rl cimport (
     position_key,
     splitmix64,
     write_counter_planes,
+    move_piece_planes,
     write_piece_planes,
 )
 
@@ -216,6 +217,8 @@ cdef class VectorCore:
     cdef unsigned long long* rng    # one random stream per environment
     cdef short* legal           # [i * MAX_MOVES + j]: legal actions of game i
     cdef int* legal_count
+    cdef unsigned short* placed     # [32 * i + j]: offsets of the ones in game i's piece planes
+    cdef int* placed_count
     cdef unsigned char[:, ::1] obs
     cdef unsigned char[:, ::1] mask
     cdef float[::1] rewards
@@ -232,6 +235,8 @@ cdef class VectorCore:
         self.rng = NULL
         self.legal = NULL
         self.legal_count = NULL
+        self.placed = NULL
+        self.placed_count = NULL
 
     def __init__(self, int num_envs, int max_plies, Board start not None,
                  unsigned char[:, ::1] obs not None, unsigned char[:, ::1] mask not None,
@@ -264,10 +269,13 @@ cdef class VectorCore:
         self.rng = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs)
         self.legal = <short*>malloc(sizeof(short) * num_envs * MAX_MOVES)
         self.legal_count = <int*>calloc_ints(num_envs)
+        self.placed = <unsigned short*>malloc(sizeof(unsigned short) * 32 * num_envs)
+        self.placed_count = <int*>calloc_ints(num_envs)
         if (self.states == NULL or self.plies == NULL or self.no_capture == NULL
                 or self.key_count == NULL or self.key == NULL or self.keys == NULL
                 or self.rng == NULL
-                or self.legal == NULL or self.legal_count == NULL):
+                or self.legal == NULL or self.legal_count == NULL or self.placed == NULL
+                or self.placed_count == NULL):
             raise MemoryError()
         self.seed(0)
         self.reset()
@@ -282,6 +290,8 @@ cdef class VectorCore:
         free(self.rng)
         free(self.legal)
         free(self.legal_count)
+        free(self.placed)
+        free(self.placed_count)
 
     def seed(self, unsigned long long seed):
         """Restart every environment's random stream from seed."""
@@ -317,7 +327,8 @@ cdef class VectorCore:
         if n < KEY_SLOTS:
             keys[n] = key
             self.key_count[i] = n + 1
-        write_piece_planes(&self.states[i], self.states[i].side, out)
+        self.placed_count[i] = move_piece_planes(&self.states[i], self.states[i].side, out,
+                                                 self.placed + 32 * i, self.placed_count[i])
         write_counter_planes(out, reps, self.no_capture[i])
 
     cdef void reset_one(self, int i) noexcept nogil:
@@ -356,7 +367,9 @@ cdef class VectorCore:
         with nogil:
             for i in range(self.num_envs):
                 self.legal_count[i] = 0
+                self.placed_count[i] = 0
                 memset(&self.mask[i, 0], 0, NUM_ACTIONS)
+                memset(&self.obs[i, 0], 0, BASE_PLANES * PLANE_SIZE)
                 self.reset_one(i)
                 self.rewards[i] = 0
                 self.terminations[i] = 0
@@ -365,16 +378,26 @@ cdef class VectorCore:
     def first_illegal(self, const long long[::1] actions not None):
         """Index of the first game whose action is not legal, or -1 (nothing changes)."""
         cdef int i, bad = -1
-        cdef long long a
         if actions.shape[0] != self.num_envs:
             raise ValueError(f"expected {self.num_envs} actions, got {actions.shape[0]}")
         with nogil:
             for i in range(self.num_envs):
-                a = actions[i]
-                if a < 0 or a >= NUM_ACTIONS or not self.mask[i, a]:
+                if not self.is_legal_action(i, actions[i]):
                     bad = i
                     break
         return bad
+
+    cdef bint is_legal_action(self, int i, long long a) noexcept nogil:
+        # Is a among game i's legal actions? The list (256 bytes a game) stays in cache
+        # where the masks (2 kB a game) would not.
+        cdef const short* legal = self.legal + i * MAX_MOVES
+        cdef int j
+        if a < 0 or a >= NUM_ACTIONS:
+            return 0
+        for j in range(self.legal_count[i]):
+            if legal[j] == a:
+                return 1
+        return 0
 
     def step(self, const long long[::1] actions not None):
         """Play actions[i] in game i; returns the first illegal index (and plays nothing) or -1."""

@@ -199,6 +199,24 @@ cdef inline void write_piece_planes(const BoardState* b, int mover,
             planes[PLANE_OF[mover][pc] * PLANE_SIZE + VIEW_OF[mover][sq]] = 1
 
 
+cdef inline int move_piece_planes(const BoardState* b, int mover, unsigned char* planes,
+                                  unsigned short* placed, int count) noexcept nogil:
+    # write_piece_planes for planes that hold exactly the count ones listed in placed
+    # (byte offsets): clears those, sets the new ones, records them; returns how many.
+    # Touches a few dozen bytes instead of clearing 1,260 (the VectorEnv's path).
+    cdef int pc, sq, j, n = 0, at
+    for j in range(count):
+        planes[placed[j]] = 0
+    for pc in range(16, 48):
+        sq = b.piece_square[pc]
+        if sq:
+            at = PLANE_OF[mover][pc] * PLANE_SIZE + VIEW_OF[mover][sq]
+            planes[at] = 1
+            placed[n] = <unsigned short>at
+            n += 1
+    return n
+
+
 cdef inline void write_counter_planes(unsigned char* planes, int repetitions,
                                       int no_capture) noexcept nogil:
     # planes: the start of the observation; fills planes 14 and 15 (saturating at 255).
