@@ -1,6 +1,9 @@
-"""Command line: ``python -m xiangqi perft DEPTH [--fen FEN] [--divide]``.
+"""Command line: ``python -m xiangqi perft|analyse|match ...`` (``--help`` for each).
 
-Also installed as the ``xiangqi`` console script.
+Also installed as the ``xiangqi`` console script. ``perft DEPTH [--fen FEN] [--divide]``
+counts leaves; ``analyse --engine CMD`` prints an engine's principal variations;
+``match --engine CMD --engine CMD`` plays engine-vs-engine games (see xiangqi.match).
+An engine CMD is a command line, prefixed "ucci:" for a UCCI engine.
 """
 
 from __future__ import annotations
@@ -8,10 +11,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from .errors import XiangqiError
 from .fen import START_FEN
 from .position import Position
+
+if TYPE_CHECKING:
+    from .engine import PovScore
+    from .move import Move
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -36,6 +44,88 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _score_text(score: PovScore) -> str:
+    red = score.red()
+    mate = red.mate()
+    if mate is not None:
+        return f"mate {mate:+d} (Red's view)"
+    return f"{(red.score() or 0) / 100:+.2f} (Red's view)"
+
+
+def _write_line(pos: Position, moves: list[Move], notation: str) -> str:
+    from .notation import chinese, iccs, wxf
+
+    board = pos.copy()
+    words = []
+    for move in moves:
+        if notation == "wxf":
+            words.append(wxf(board, move))
+        elif notation == "chinese":
+            words.append(chinese(board, move))
+        else:
+            words.append(iccs(move))
+        board.push(move)
+    return " ".join(words)
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from .engine import Limit
+    from .match import EngineSpec
+
+    pos = Position(args.fen)
+    if args.movetime is not None:
+        limit = Limit(time=args.movetime / 1000)
+    else:
+        limit = Limit(depth=args.depth if args.depth is not None else 12)
+    with EngineSpec.parse(args.engine).open() as engine:
+        infos = engine.analyse(pos, limit, multipv=args.multipv)
+        print(f"FEN: {pos.fen()}")
+        print(f"engine: {engine.id.get('name', '?')} ({engine.dialect.value})")
+        for info in infos:
+            score = _score_text(info["score"]) if "score" in info else "no score"
+            line = _write_line(pos, info.get("pv", []), args.notation)
+            print(f"{info.get('multipv', 1)}. depth {info.get('depth', '?')}  {score}  {line}")
+    return 0
+
+
+def _match(args: argparse.Namespace) -> int:
+    from .match import EngineSpec, parse_tc, run_match
+    from .pgn import read_games
+
+    specs = [EngineSpec.parse(text) for text in args.engine]
+    limit = parse_tc(args.tc)
+    openings: list[Position] = []
+    if args.openings:
+        with open(args.openings, encoding="utf-8") as handle:
+            openings = [game.end() for game in read_games(handle)]
+        if not openings:
+            raise XiangqiError(f"no games in the openings file {args.openings!r}")
+    out = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115
+    try:
+        result = run_match(
+            specs,
+            args.games,
+            limit,
+            openings=openings,
+            concurrency=args.concurrency,
+            max_plies=args.max_plies,
+            pgn_out=out,
+            progress=sys.stderr,
+        )
+    finally:
+        if out is not None:
+            out.close()
+    print(result.summary())
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     parser = argparse.ArgumentParser(prog="xiangqi", description="Xiangqi rules tools.")
@@ -44,12 +134,47 @@ def main(argv: list[str] | None = None) -> int:
     perft.add_argument("depth", type=int, help="depth in plies (>= 0)")
     perft.add_argument("--fen", default=START_FEN, help="start from this FEN (default: start)")
     perft.add_argument("--divide", action="store_true", help="also list counts per root move")
+    analyse = sub.add_parser("analyse", help="print an engine's principal variations")
+    analyse.add_argument("--engine", required=True, help='engine command ("ucci:" for UCCI)')
+    analyse.add_argument("--fen", default=START_FEN, help="position (default: start)")
+    search = analyse.add_mutually_exclusive_group()
+    search.add_argument("--depth", type=_positive, help="search depth (default 12)")
+    search.add_argument("--movetime", type=_positive, help="search time in milliseconds")
+    analyse.add_argument("--multipv", type=_positive, default=1, help="lines to show")
+    analyse.add_argument(
+        "--notation", choices=("iccs", "wxf", "chinese"), default="iccs", help="move text"
+    )
+    match = sub.add_parser("match", help="play engine-vs-engine games")
+    match.add_argument(
+        "--engine", action="append", required=True, help="engine command; give it twice"
+    )
+    match.add_argument("--games", type=_positive, default=2, help="games to play (default 2)")
+    match.add_argument(
+        "--tc", default="depth=6", help="depth=N, movetime=MS or nodes=N (default depth=6)"
+    )
+    match.add_argument("--openings", help="PGN file of openings, each played with both colours")
+    match.add_argument("--pgn", help="write the games to this PGN file")
+    match.add_argument("--concurrency", type=_positive, default=1, help="games at once")
+    match.add_argument(
+        "--max-plies", type=_positive, default=300, help="draw after this many plies (300)"
+    )
     args = parser.parse_args(argv)
-    if args.depth < 0:
+    if args.command == "perft" and args.depth < 0:
         parser.error("depth must be >= 0")
+    if args.command == "match" and len(args.engine) != 2:
+        parser.error("match needs --engine exactly twice")
+    errors: tuple[type[Exception], ...] = (XiangqiError, OSError)
+    if args.command != "perft":  # perft alone keeps start-up free of asyncio and the engine client
+        from .engine import EngineError
+
+        errors = (*errors, EngineError)
     try:
+        if args.command == "analyse":
+            return _analyse(args)
+        if args.command == "match":
+            return _match(args)
         return _perft(args)
-    except XiangqiError as exc:
+    except errors as exc:
         print(f"xiangqi: error: {exc}", file=sys.stderr)
         return 2
 
