@@ -52,6 +52,8 @@ class VectorEnv:
 
     Every game starts from ``fen`` (the start position by default) with its ply and
     no-capture counters at 0. ``seed`` seeds the streams of ``sample_legal()``.
+    step() releases the GIL, so separate VectorEnvs can step in separate threads; one
+    VectorEnv must not be stepped from two threads at once.
     """
 
     def __init__(
