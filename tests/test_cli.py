@@ -39,3 +39,11 @@ def test_bad_fen_exits_2_with_message() -> None:
     out = run("perft", "1", "--fen", "nonsense")
     assert out.returncode == 2
     assert "expected 6 fields" in out.stderr
+
+
+def test_absurd_depths_are_usage_errors() -> None:
+    for depth in ("11", "64", "100000000000000000000", "-1"):
+        out = run("perft", depth)
+        assert out.returncode == 2, (depth, out.stdout)
+        assert "usage:" in out.stderr and "depth must be in 0..10" in out.stderr
+        assert "Traceback" not in out.stderr

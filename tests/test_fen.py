@@ -158,3 +158,27 @@ def test_errors_are_value_errors() -> None:
     for cls in (xiangqi.InvalidFenError, xiangqi.InvalidMoveError, xiangqi.IllegalMoveError):
         assert issubclass(cls, ValueError)
         assert issubclass(cls, xiangqi.XiangqiError)
+
+
+def test_core_load_checks_only_what_keeps_it_memory_safe() -> None:
+    # Kings facing, a king outside its palace and a missing king are placement errors
+    # that xiangqi.fen reports; the raw core loads such boards (it stays in its arrays).
+    from xiangqi import _core
+    from xiangqi.fen import parse_fen
+
+    for board, message in [
+        ({"e0": "K", "e9": "k"}, "kings face each other"),
+        ({"a0": "K", "d9": "k"}, "Red king on a0 is outside its palace"),
+        ({"d9": "k"}, "Red has no king"),
+    ]:
+        fen = make_fen(board)
+        with pytest.raises(xiangqi.InvalidFenError, match=message):
+            xiangqi.Position(fen)
+        core = _core.Board()
+        core.load(parse_fen(fen).codes, 0)
+        assert core.codes() == parse_fen(fen).codes
+    # What would overflow the core's piece slots is refused by the core itself.
+    codes = bytearray(90)
+    codes[0:3] = bytes([5, 5, 5])  # three red rooks
+    with pytest.raises(ValueError, match="more than 2 pieces of code 5"):
+        _core.Board().load(bytes(codes), 0)

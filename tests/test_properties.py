@@ -11,12 +11,14 @@ tries the same examples. Set ``XIANGQI_PROPERTY_EXAMPLES`` to search harder, e.g
 from __future__ import annotations
 
 import importlib.util
+import operator
 import os
 import random
 import warnings
 from pathlib import Path
 from types import ModuleType
 
+import numpy
 import pytest
 from conftest import board_field
 from hypothesis import HealthCheck, given, settings
@@ -32,7 +34,7 @@ from xiangqi import (
     _core,
     generate_legal,
 )
-from xiangqi.fen import parse_fen
+from xiangqi.fen import check_placement, parse_fen
 
 # On a failure hypothesis imports libcst to write a patch, and that import warns (mypy_extensions'
 # TypedDict); with filterwarnings = error the failure would end as a pytest INTERNALERROR that
@@ -327,14 +329,60 @@ def test_illegal_push_raises_and_changes_nothing(fen: str, pairs: list[tuple[int
 
 # -- (f): the raw core boundary -----------------------------------------------------------------
 
-EDGE_INTS = [2**31, -(2**31) - 1, 2**63, -(2**64), 10**30]
+EDGE_INTS = [2**31, -(2**31) - 1, 2**63, -(2**64), 10**30, 10**400]
 ANY_INT = st.one_of(st.integers(-100, 200), st.integers(), st.sampled_from(EDGE_INTS))
-ANY_ARG = st.one_of(
-    ANY_INT, st.booleans(), st.none(), st.floats(), st.text(max_size=3), st.binary(max_size=3)
+
+
+class Liar(int):
+    """An int whose comparisons all answer True: the core must not trust them."""
+
+    def _yes(self, other: object) -> bool:
+        return True
+
+    __lt__ = __le__ = __gt__ = __ge__ = _yes  # type: ignore[assignment]
+
+
+#: Integers as other types carry them: int subclasses that lie, NumPy scalars.
+OTHER_INTS = st.one_of(
+    ANY_INT.map(Liar),
+    st.integers(-(2**63), 2**63 - 1).map(numpy.int64),
+    st.integers(-100, 200).map(numpy.int64),
+    st.integers(0, 255).map(numpy.uint8),
+    st.booleans().map(numpy.bool_),
 )
+ANY_ARG = st.one_of(
+    ANY_INT,
+    OTHER_INTS,
+    st.booleans(),
+    st.none(),
+    st.floats(),
+    st.text(max_size=3),
+    st.binary(max_size=3),
+)
+
+
+def true_value(value: object) -> int | None:
+    """The integer the core must see in value (operator.index, bools refused), or None."""
+    if isinstance(value, (bool, numpy.bool_)):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 CLEAN_ERRORS = (ValueError, TypeError, OverflowError)
 #: Mostly empty squares, all piece codes 1..14, and a few codes the core must refuse.
 CODE_BYTES = [0] * 6 + list(range(1, 15)) + [15, 128, 255]
+
+
+def judged_legal(codes: bytes, side: int, board: _core.Board) -> bool:
+    """Is this loaded board a legal position, as Position would judge it?"""
+    try:
+        check_placement(codes, "")
+    except xiangqi.InvalidFenError:
+        return False
+    return not board.in_check(1 - side)
 
 
 def loaded_board(fen: str) -> _core.Board:
@@ -366,8 +414,18 @@ def test_core_load_accepts_or_raises_cleanly(codes: bytes, side: object, kind: t
     assert len(codes) == 90 and type(side) is int and side in (0, 1)
     assert board.codes() == codes
     assert board.side == side
-    # A board that loaded is a legal position: everything on it must work and agree.
+    # The core checks only memory safety: counts within its slots, codes 0..14.
+    for code in range(1, 15):
+        assert codes.count(code) <= (1 if code in (1, 8) else 5 if code in (7, 14) else 2)
+    # Any board that loaded must answer every call without leaving its arrays...
     indices = board.legal_move_indices()
+    assert board.perft(2) >= 0 and _core._reference_perft(board, 2) >= 0
+    for index in indices:
+        assert board.push(index // 90, index % 90)
+        assert board.pop() == index
+    if not judged_legal(codes, side, board):
+        return
+    # ... and one that is a legal position (judged by xiangqi.fen and in_check) must agree.
     assert sorted(indices) == sorted(_core._reference_legal_move_indices(board))
     assert board.perft(1) == len(indices) == board.count_legal()
     assert board.is_check() == _core._reference_is_check(board)
@@ -411,8 +469,10 @@ def test_core_load_rejects_odd_buffers() -> None:
 def test_core_square_methods_raise_cleanly(fen: str, a: object, b: object) -> None:
     board = loaded_board(fen)
     codes, side = board.codes(), board.side
-    valid_a = type(a) is int and 0 <= a < 90  # bools are refused, as by Move
-    valid_b = type(b) is int and 0 <= b < 90
+    # Bools are refused, as by Move; the range is judged on the true value.
+    true_a, true_b = true_value(a), true_value(b)
+    valid_a = true_a is not None and 0 <= true_a < 90
+    valid_b = true_b is not None and 0 <= true_b < 90
     calls = [
         ("piece_at", lambda: board.piece_at(a), valid_a),
         ("is_legal", lambda: board.is_legal(a, b), valid_a and valid_b),
@@ -428,7 +488,8 @@ def test_core_square_methods_raise_cleanly(fen: str, a: object, b: object) -> No
             continue
         assert valid, f"{name}({a!r}, {b!r}) returned {result!r}"
         if name == "push" and result:
-            assert board.pop() == int(a) * 90 + int(b)  # type: ignore[call-overload]
+            assert true_a is not None and true_b is not None
+            assert board.pop() == true_a * 90 + true_b
     assert board.codes() == codes and board.side == side and board.ply == 0
 
 
@@ -436,12 +497,14 @@ def test_core_square_methods_raise_cleanly(fen: str, a: object, b: object) -> No
 @given(st.sampled_from(VALID_FENS), ANY_ARG)
 def test_core_depth_methods_raise_cleanly(fen: str, depth: object) -> None:
     board = loaded_board(fen)
-    if type(depth) is int and 0 <= depth <= 2:  # bool is refused like float
-        assert board.perft(depth) == _core._reference_perft(board, depth)
-        if depth >= 1:
-            assert sum(n for _, n in board.divide(depth)) == board.perft(depth)
+    true = true_value(depth)  # bool is refused like float
+    if true is not None and 0 <= true <= 2:
+        assert board.perft(depth) == _core._reference_perft(board, depth)  # type: ignore[arg-type]
+        if true >= 1:
+            split = board.divide(depth)  # type: ignore[arg-type]
+            assert sum(n for _, n in split) == board.perft(true)
         return
-    if type(depth) is int and 2 < depth <= 64:
+    if true is not None and 2 < true <= 64:
         return  # valid but too slow to count here
     with pytest.raises(CLEAN_ERRORS):
         board.perft(depth)  # type: ignore[arg-type]

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from .engine import PovScore
     from .move import Move
 
+#: Deepest perft the command line runs. perft(8) from the start is about 5 * 10**12
+#: leaves, a day of counting; a larger depth is a typo, not a job.
+MAX_CLI_DEPTH = 10
+
 
 def _perft(args: argparse.Namespace) -> int:
     pos = Position(args.fen)
@@ -131,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="xiangqi", description="Xiangqi rules tools.")
     sub = parser.add_subparsers(dest="command", required=True)
     perft = sub.add_parser("perft", help="count leaf nodes of the legal move tree")
-    perft.add_argument("depth", type=int, help="depth in plies (>= 0)")
+    perft.add_argument("depth", type=int, help=f"depth in plies (0..{MAX_CLI_DEPTH})")
     perft.add_argument("--fen", default=START_FEN, help="start from this FEN (default: start)")
     perft.add_argument("--divide", action="store_true", help="also list counts per root move")
     analyse = sub.add_parser("analyse", help="print an engine's principal variations")
@@ -159,8 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         "--max-plies", type=_positive, default=300, help="draw after this many plies (300)"
     )
     args = parser.parse_args(argv)
-    if args.command == "perft" and args.depth < 0:
-        parser.error("depth must be >= 0")
+    if args.command == "perft" and not 0 <= args.depth <= MAX_CLI_DEPTH:
+        parser.error(f"depth must be in 0..{MAX_CLI_DEPTH}, got {args.depth}")
     if args.command == "match" and len(args.engine) != 2:
         parser.error("match needs --engine exactly twice")
     errors: tuple[type[Exception], ...] = (XiangqiError, OSError)

@@ -9,6 +9,10 @@ check every value a caller passes, then call the rooms of ``xiangqi/core/*.pxd``
 
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.number cimport PyNumber_Index
+from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -17,84 +21,74 @@ from xiangqi.core.book cimport (
     REFERENCE_MAX_DEPTH, View, book_check, generate_legal_book, perft_book,
 )
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
-from xiangqi.core.perft cimport perft
+from xiangqi.core.perft cimport Ply, perft
 from xiangqi.core.state cimport (
     BoardState, MAX_MOVES, clear_board, make_move, unmake_move,
 )
 from xiangqi.core.tables cimport (
-    ADVISOR, ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT, ELEPHANT_EYES,
-    ELEPHANT_STEPS, ELEPHANT_ZONE, HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING,
-    KING_STEPS, KING_ZONE, ON_BOARD, PAWN, PAWN_STEPS, PAWN_ZONE, PIECE_TYPE, PUBLIC_OF,
-    RED_HALF, ROOK_DIRS, SQUARE_OF, TYPE_FIRST_SLOT, TYPE_SLOTS, init_tables,
+    ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT_EYES, ELEPHANT_STEPS, ELEPHANT_ZONE,
+    HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE, ON_BOARD, PAWN_STEPS,
+    PAWN_ZONE, PIECE_TYPE, PUBLIC_OF, ROOK_DIRS, SQUARE_OF, TYPE_FIRST_SLOT, TYPE_SLOTS,
+    init_tables,
 )
 from xiangqi.core.validator cimport (
     EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, init_validator_tables, legal_move_ee,
 )
 
+import threading
+
 init_tables()
 init_validator_tables()
-
-PIECE_NAMES = ("king", "advisor", "elephant", "horse", "rook", "cannon", "pawn")
-SIDE_NAMES = ("Red", "Black")
-FILE_NAMES = "abcdefghi"
-
 
 # ---------------------------------------------------------------------------
 # The Python boundary.
 # ---------------------------------------------------------------------------
 
-def square_name(int square):
-    """Name of a public square (0..89, file + 9 * rank), e.g. 40 -> 'e4'."""
-    if not 0 <= square < 90:
-        raise ValueError(f"square must be in 0..89, got {square}")
-    return FILE_NAMES[square % 9] + str(square // 9)
-
-
 cdef inline int check_int(object value, str name, int low, int high) except -1:
-    # An int (not a float, not a bool) in low..high, else TypeError / ValueError.
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
-    return value
+    # An integer in low..high, else TypeError / ValueError. The value is converted to a C
+    # integer first (operator.index semantics: int, int subclasses, NumPy integers; not
+    # bool, not float) and the range is checked in C, so neither an int subclass's
+    # comparison operators nor a huge value can steer what indexes the core's arrays.
+    cdef int overflow = 0
+    cdef long long v
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got bool")
+    try:
+        number = PyNumber_Index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+    v = PyLong_AsLongLongAndOverflow(number, &overflow)
+    if overflow:
+        raise ValueError(f"{name} must be in {low}..{high}, got a {number.bit_length()}-bit number")
+    if v < low or v > high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {v}")
+    return <int>v
 
 
 cdef inline int check_square(object square) except -1:
-    # A public square 0..89; like Move, the boundary refuses bools and floats.
+    # A public square 0..89 (see check_int).
     return check_int(square, "square", 0, 89)
 
 
-cdef inline bint may_stand(int pt, int color, int sq) noexcept nogil:
-    # Can a piece of this kind and color ever stand on sq in a real game?
-    cdef bint own_half = RED_HALF[sq] == (color == 0)
-    if pt == KING:
-        return KING_ZONE[sq] and own_half
-    if pt == ADVISOR:
-        return ADVISOR_ZONE[sq] and own_half
-    if pt == ELEPHANT:
-        return ELEPHANT_ZONE[sq] and own_half
-    if pt == PAWN:
-        return PAWN_ZONE[color][sq]
-    return ON_BOARD[sq]
+cdef inline int move_of(object from_square, object to_square) except -1:
+    # The core's move code of two public squares, each checked.
+    return SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
 
 
-cdef str too_many(int color, int pt):
-    n = TYPE_SLOTS[pt]
-    return f"{SIDE_NAMES[color]} has more than {n} {PIECE_NAMES[pt]}{'s' if n > 1 else ''}"
+cdef int raise_pending() except -1:
+    # A signal handler raised while perft ran without the GIL (see core/perft.pxd); its
+    # exception is still set on this thread: returning -1 propagates it.
+    if PyErr_Occurred() == NULL:
+        raise RuntimeError("perft stopped without an exception")
+    return -1
 
 
-cdef str misplaced(int color, int pt, int square):
-    where = f"{SIDE_NAMES[color]} {PIECE_NAMES[pt]} on {square_name(square)}"
-    why = (
-        "is outside its palace",
-        "is not on one of the five advisor points of its palace",
-        "is not on one of the seven elephant points of its side",
-        "is off the board",
-        "is off the board",
-        "is off the board",
-        "is behind its start rank or off the pawn files before the river",
-    )[pt]
-    return f"{where} {why}"
+cdef inline bint on_main_thread() noexcept:
+    # Python runs signal handlers only on the main thread; elsewhere perft never polls.
+    return PyThread_get_thread_ident() == MAIN_THREAD
+
+
+cdef unsigned long MAIN_THREAD = threading.main_thread().ident
 
 
 cdef class Board:
@@ -110,17 +104,19 @@ cdef class Board:
         self.history = []
 
     def load(self, const unsigned char[::1] codes not None, object side_to_move):
-        """Replace the position with 90 piece codes and a side to move, after checking it.
+        """Replace the position with 90 piece codes (by public square) and a side to move.
 
-        Raises ValueError naming the first problem: piece counts, a piece on a
-        point its kind can never reach, facing kings, or the side not to move
-        being in check. On error the board is left unchanged.
+        Checks only what keeps the core inside its arrays: 90 codes, each 0..14, no
+        more pieces of a kind than the core has slots for (1 king, 2 of each of
+        advisor, elephant, horse, rook and cannon, 5 pawns per side), side 0 or 1.
+        Whether the position is legal (kings, placement, check) is judged in Python,
+        by xiangqi.fen, before Position loads a board. On error nothing changes.
         """
         cdef BoardState st
         cdef int counts[2][7]
-        cdef int square, code, pt, color, sq, pc, k
+        cdef int square, code, pt, color, sq, pc
         if codes.shape[0] != 90:
-            raise ValueError(f"expected 90 squares, got {codes.shape[0]}")
+            raise ValueError(f"expected 90 piece codes, got {codes.shape[0]}")
         cdef int side = check_int(side_to_move, "side (0 Red, 1 Black)", 0, 1)
         clear_board(&st)
         memset(counts, 0, sizeof(counts))
@@ -130,29 +126,18 @@ cdef class Board:
             if code == 0:
                 continue
             if code > 14:
-                raise ValueError(f"piece code {code} on {square_name(square)} is not in 0..14")
+                raise ValueError(f"piece code {code} at square {square} is not in 0..14")
             pt = (code - 1) % 7
             color = (code - 1) // 7
-            sq = SQUARE_OF[square]
             if counts[color][pt] == TYPE_SLOTS[pt]:
-                raise ValueError(too_many(color, pt))
-            if not may_stand(pt, color, sq):
-                raise ValueError(misplaced(color, pt, square))
+                raise ValueError(
+                    f"more than {TYPE_SLOTS[pt]} pieces of code {code}: the core has no slot"
+                )
+            sq = SQUARE_OF[square]
             pc = 16 + 16 * color + TYPE_FIRST_SLOT[pt] + counts[color][pt]
             counts[color][pt] += 1
             st.squares[sq] = pc
             st.piece_square[pc] = sq
-        for color in range(2):
-            if counts[color][KING] == 0:
-                raise ValueError(f"{SIDE_NAMES[color]} has no king")
-        # Kings facing on an open file.
-        sq = st.piece_square[16] - 16
-        while sq != st.piece_square[32] and sq >= 0x33 and not st.squares[sq]:
-            sq -= 16
-        if sq == st.piece_square[32]:
-            raise ValueError(f"the kings face each other on file {FILE_NAMES[(sq % 16) - 3]}")
-        if in_check(&st, 1 - side):
-            raise ValueError(f"{SIDE_NAMES[1 - side]} is in check but it is {SIDE_NAMES[side]}'s move")
         memcpy(&self.st, &st, sizeof(BoardState))
         self.history = []
 
@@ -222,12 +207,12 @@ cdef class Board:
 
     def is_pseudo_legal(self, from_square, to_square):
         """The second algorithm alone: does the move follow the piece's movement rule?"""
-        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int mv = move_of(from_square, to_square)
         return bool(legal_move_ee(&self.st, mv))
 
     def is_legal(self, from_square, to_square):
         """Is the move legal: the second algorithm, then make, own-king check, unmake."""
-        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int mv = move_of(from_square, to_square)
         return bool(self._is_legal(mv))
 
     cdef bint _is_legal(self, int mv) noexcept:
@@ -242,7 +227,7 @@ cdef class Board:
 
     def push(self, from_square, to_square):
         """Play the move if it is legal and return True; otherwise change nothing, return False."""
-        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int mv = move_of(from_square, to_square)
         cdef int cap
         if not self._is_legal(mv):
             return False
@@ -263,19 +248,32 @@ cdef class Board:
         """Is the side to move in check (including by the facing king)?"""
         return bool(in_check(&self.st, self.st.side))
 
+    def in_check(self, object side):
+        """Is side's king (0 Red, 1 Black) attacked, whoever is to move?"""
+        return bool(in_check(&self.st, check_int(side, "side (0 Red, 1 Black)", 0, 1)))
+
     def perft(self, object depth, bint bulk=True):
-        """Number of leaf nodes of the legal move tree at depth (releases the GIL).
+        """Number of leaf nodes of the legal move tree at depth 0..64 (releases the GIL).
 
         bulk=True counts the last ply's legal moves without playing them; bulk=False
-        makes and unmakes every leaf.
+        makes and unmakes every leaf. Ctrl-C (KeyboardInterrupt) stops the count.
         """
         cdef long long n
         cdef int plies = check_int(depth, "depth", 0, MAX_DEPTH)
+        cdef bint watch = on_main_thread()
         # Count on a copy taken with the GIL held: another thread may push or pop on
         # this Board while the count runs without the GIL.
         cdef BoardState st = self.st
-        with nogil:
-            n = perft(&st, plies, bulk)
+        cdef Ply* stack = <Ply*>malloc(sizeof(Ply) * (plies + 1))
+        if stack == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                n = perft(&st, stack, plies, bulk, watch)
+        finally:
+            free(stack)
+        if n < 0:
+            raise_pending()
         return n
 
     @property
@@ -289,20 +287,33 @@ cdef class Board:
         return memoryview(_SquaresView(self))
 
     def divide(self, object depth):
-        """perft split by root move: list of (from_square * 90 + to_square, count)."""
+        """perft split by root move: list of (from_square * 90 + to_square, count).
+
+        depth is 1..64; Ctrl-C (KeyboardInterrupt) stops it.
+        """
         cdef int moves[MAX_MOVES]
         cdef int n, i, cap
         cdef long long count
         cdef int plies = check_int(depth, "depth", 1, MAX_DEPTH)
+        cdef bint watch = on_main_thread()
         cdef BoardState st = self.st    # a private copy, as in perft()
-        n = generate_legal_moves(&st, moves)
+        cdef Ply* stack = <Ply*>malloc(sizeof(Ply) * plies)
+        if stack == NULL:
+            raise MemoryError()
         out = []
-        for i in range(n):
-            cap = make_move(&st, moves[i])
-            with nogil:
-                count = perft(&st, plies - 1, 1)
-            unmake_move(&st, moves[i], cap)
-            out.append((PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8], count))
+        try:
+            n = generate_legal_moves(&st, moves)
+            for i in range(n):
+                cap = make_move(&st, moves[i])
+                with nogil:
+                    count = perft(&st, stack, plies - 1, 1, watch)
+                unmake_move(&st, moves[i], cap)
+                if count < 0:
+                    raise_pending()
+                PyErr_CheckSignals()
+                out.append((PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8], count))
+        finally:
+            free(stack)
         return out
 
 
@@ -429,6 +440,7 @@ def legal_moves_batch(list boards not None):
                 states[i] = (<Board>held[first + i]).st
             with nogil:
                 total += fill_batch(states, size, buf + total, &offsets[first])
+            PyErr_CheckSignals()    # Ctrl-C between chunks (about 10 ms each)
         move_bytes = bytearray((<char*>buf)[:2 * total])
     finally:
         free(buf)

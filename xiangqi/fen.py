@@ -11,10 +11,12 @@ H for horse also read; upper case is Red.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import InvalidFenError
-from .pieces import PIECE_LETTERS, Piece
+from .pieces import PIECE_LETTERS, Color, Piece, PieceType
+from .squares import FILE_NAMES, SQUARE_NAMES
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
@@ -72,7 +74,7 @@ def _explain_board(ranks: list[str], fen: str) -> None:
 
 
 def parse_fen(fen: str) -> ParsedFen:
-    """Split and check FEN syntax; piece placement rules are checked by the core.
+    """Split and check FEN syntax; check_placement() judges where the pieces stand.
 
     Raises TypeError for a non-string and InvalidFenError naming the problem.
     """
@@ -120,3 +122,113 @@ def board_fen(codes: bytes) -> str:
     for run in range(9, 0, -1):  # longest runs of empty points first
         board = board.replace("." * run, str(run))
     return board
+
+
+# -- placement: what a legal position may hold, and where -------------------------------
+
+#: Most pieces of each kind one side can have (the core has one slot for each).
+MOST_PIECES = {
+    PieceType.KING: 1,
+    PieceType.ADVISOR: 2,
+    PieceType.ELEPHANT: 2,
+    PieceType.HORSE: 2,
+    PieceType.ROOK: 2,
+    PieceType.CANNON: 2,
+    PieceType.PAWN: 5,
+}
+
+
+def _points(
+    color: Color, files: range, ranks: range, keep: Callable[[int, int], bool] | None = None
+) -> frozenset[int]:
+    """Public squares (file + 9 * rank) of the given files and ranks, ranks counted from
+    color's own back rank; keep(file, rank) filters them."""
+    out: set[int] = set()
+    for rank in ranks:
+        for file in files:
+            if keep is None or keep(file, rank):
+                out.add(file + 9 * (rank if color == Color.RED else 9 - rank))
+    return frozenset(out)
+
+
+def _allowed(color: Color) -> dict[PieceType, tuple[frozenset[int], str]]:
+    """The points each restricted kind of color may stand on, and the reason if not."""
+    return {
+        PieceType.KING: (_points(color, range(3, 6), range(3)), "is outside its palace"),
+        PieceType.ADVISOR: (
+            _points(color, range(3, 6), range(3), lambda f, r: (f + r) % 2 == 1),
+            "is not on one of the five advisor points of its palace",
+        ),
+        PieceType.ELEPHANT: (
+            _points(color, range(0, 9, 2), range(0, 5, 2), lambda f, r: (f + r) // 2 % 2 == 1),
+            "is not on one of the seven elephant points of its side",
+        ),
+        PieceType.PAWN: (
+            _points(color, range(9), range(5, 10)) | _points(color, range(0, 9, 2), range(3, 5)),
+            "is behind its start rank or off the pawn files before the river",
+        ),
+    }
+
+
+#: (code, points it may stand on, why not) for each kind whose points are restricted.
+_PLACES = [
+    (Piece(color, kind).code, points, why)
+    for color in Color
+    for kind, (points, why) in _allowed(color).items()
+]
+#: (code, most, message) for every piece code.
+_COUNTS = [
+    (
+        Piece(color, kind).code,
+        most,
+        f"{color.name.title()} has more than {most} {kind.name.lower()}{'s' if most > 1 else ''}",
+    )
+    for color in Color
+    for kind, most in MOST_PIECES.items()
+]
+
+
+def _squares_of(codes: bytes, code: int) -> list[int]:
+    found = []
+    at = codes.find(code)
+    while at >= 0:
+        found.append(at)
+        at = codes.find(code, at + 1)
+    return found
+
+
+def check_placement(codes: bytes, fen: str) -> None:
+    """Raise InvalidFenError if 90 piece codes (by public square) are no legal placement.
+
+    Checks, in order: no more pieces of a kind than a side has, both kings present,
+    every king, advisor, elephant and pawn on a point its kind can reach in a game,
+    and the kings not facing on an open file. Whether the side not to move is in
+    check needs the rules core: Position asks it, then raises side_in_check_error().
+    """
+    for code, most, message in _COUNTS:
+        if codes.count(code) > most:
+            raise _fail(message, fen)
+    for color in Color:
+        if Piece(color, PieceType.KING).code not in codes:
+            raise _fail(f"{color.name.title()} has no king", fen)
+    for code, points, why in _PLACES:
+        for square in _squares_of(codes, code):
+            if square not in points:
+                piece = Piece.from_code(code)
+                raise _fail(
+                    f"{piece.color.name.title()} {piece.piece_type.name.lower()} on "
+                    f"{SQUARE_NAMES[square]} {why}",
+                    fen,
+                )
+    red = codes.index(Piece(Color.RED, PieceType.KING).code)
+    black = codes.index(Piece(Color.BLACK, PieceType.KING).code)
+    if red % 9 == black % 9 and not any(codes[red + 9 : black : 9]):
+        raise _fail(f"the kings face each other on file {FILE_NAMES[red % 9]}", fen)
+
+
+def side_in_check_error(side: int, fen: str) -> InvalidFenError:
+    """The error for a FEN whose side not to move (1 - side) is in check."""
+    return _fail(
+        f"{Color(1 - side).name.title()} is in check but it is {Color(side).name.title()}'s move",
+        fen,
+    )

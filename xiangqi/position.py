@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from . import _core
-from .errors import IllegalMoveError, InvalidFenError
-from .fen import START_FEN, board_fen, parse_fen
+from .errors import IllegalMoveError
+from .fen import START_FEN, board_fen, check_placement, parse_fen, side_in_check_error
 from .move import MOVES, Move
 from .pieces import Color, Piece, PieceType
 from .squares import SQUARE_NAMES
@@ -32,11 +32,11 @@ class Position:
 
     def __init__(self, fen: str = START_FEN) -> None:
         parsed = parse_fen(fen)
+        check_placement(parsed.codes, fen)
         board = _core.Board()
-        try:
-            board.load(parsed.codes, parsed.side)
-        except ValueError as exc:
-            raise InvalidFenError(f"{exc}: {fen!r}") from None
+        board.load(parsed.codes, parsed.side)
+        if board.in_check(1 - parsed.side):
+            raise side_in_check_error(parsed.side, fen)
         self._board = board
         self._stack = []
         self.halfmove_clock = parsed.halfmove_clock

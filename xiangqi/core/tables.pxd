@@ -27,7 +27,7 @@ cdef extern from *:
     static int KING_STEPS[4], ADVISOR_STEPS[4], ELEPHANT_STEPS[4], ELEPHANT_EYES[4];
     static int ROOK_DIRS[4], CANNON_DIRS[4], PAWN_STEPS[2][3];
     static unsigned char ON_BOARD[256], KING_ZONE[256], ADVISOR_ZONE[256];
-    static unsigned char ELEPHANT_ZONE[256], PAWN_ZONE[2][256], RED_HALF[256];
+    static unsigned char ELEPHANT_ZONE[256], PAWN_ZONE[2][256];
     static unsigned char PIECE_TYPE[48];
     static int TYPE_FIRST_SLOT[7], TYPE_SLOTS[7];
     static int HORSE_ATTACK_LEG[512];
@@ -57,7 +57,6 @@ cdef extern from *:
     unsigned char ADVISOR_ZONE[256]     # AdvisorPosition: five points of each palace
     unsigned char ELEPHANT_ZONE[256]    # BishopPosition: seven points on each side
     unsigned char PAWN_ZONE[2][256]     # PawnPosition[side]: where that side's pawn may step to
-    unsigned char RED_HALF[256]         # 1 on rows 8..12 (Red's side of the river)
     # Piece id -> piece type (KING..PAWN); 255 for ids that are no piece.
     unsigned char PIECE_TYPE[48]
     # First slot and number of slots of each piece type within a side.
@@ -115,7 +114,6 @@ cdef inline void init_tables() noexcept:
         col = sq % 16
         PUBLIC_OF[sq] = 255
         ON_BOARD[sq] = 3 <= row <= 12 and 3 <= col <= 11
-        RED_HALF[sq] = ON_BOARD[sq] and row >= 8
         KING_ZONE[sq] = 6 <= col <= 8 and (3 <= row <= 5 or 10 <= row <= 12)
         rel = row - 3 if row <= 7 else row - 10
         ADVISOR_ZONE[sq] = KING_ZONE[sq] and (rel + col - 6) % 2 == 0
