@@ -99,6 +99,8 @@ class SelfPlayActor:
                     winner[g] = TRUNCATED
                 elif rewards[i] > 0:
                     winner[g] = mover
+                elif rewards[i] < 0:  # the mover checked or chased perpetually
+                    winner[g] = 1 - mover
                 else:
                     winner[g] = DRAW
                 length[g] = int(ply[i]) + 1

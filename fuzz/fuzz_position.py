@@ -73,7 +73,15 @@ def check_position(pos: Position) -> None:
     legal_set = {(m.from_square, m.to_square) for m in legal}
     assert len(legal_set) == len(legal), f"repeated move in {fen!r}"
     assert pos.perft(1) == len(legal), fen
-    assert pos.is_game_over() == (not legal), fen
+    assert pos.has_legal_moves() == bool(legal), fen
+    # Game end: no legal move is always the end (a loss); other rulings need legal moves.
+    outcome = pos.outcome()
+    assert pos.is_game_over() == (outcome is not None), fen
+    no_move = outcome is not None and outcome.termination.name in ("CHECKMATE", "STALEMATE")
+    assert no_move == (not legal), fen
+    if not legal:
+        assert outcome is not None and outcome.winner == (not pos.turn), fen
+    assert pos.zobrist_hash() == pos._board.zobrist_from_scratch(), fen
 
     # The second algorithm against generation, on the Position's own core board (its piece
     # slots come from the moves played, not from a fresh load): every move from a square of

@@ -108,8 +108,14 @@ def test_svg_is_well_formed_with_one_element_per_piece() -> None:
     assert sum("red" in el.get("class", "") for el in found) == 16
     classes = {el.get("class") for el in found}
     assert "piece red king" in classes and "piece black cannon" in classes
-    texts = {t.text for el in found for t in el.iter(SVG + "text")}
-    assert texts == set(PIECE_CHARACTERS[Color.RED] + PIECE_CHARACTERS[Color.BLACK])
+    titles = {el.findtext(SVG + "title", "").split()[-1] for el in found}
+    assert titles == set(PIECE_CHARACTERS[Color.RED] + PIECE_CHARACTERS[Color.BLACK])
+    # Each piece draws its character's outline, defined once in <defs>.
+    defs = {el.get("id"): el.get("d") for el in root.iter(SVG + "path") if el.get("id")}
+    for el in found:
+        (use,) = el.iter(SVG + "use")
+        ch = el.findtext(SVG + "title", "").split()[-1]
+        assert use.get("href") == f"#xiangqi-glyph-{ord(ch):x}" and defs[use.get("href")[1:]]
 
 
 def test_svg_counts_pieces_after_a_capture() -> None:
@@ -124,8 +130,11 @@ def test_svg_has_grid_river_palace_and_coordinates() -> None:
     grid = next(el for el in root.iter(SVG + "g") if el.get("class") == "grid")
     lines = list(grid.iter(SVG + "line"))
     assert len(lines) == 10 + 2 + 7 * 2 + 4  # ranks, edge files, split inner files, diagonals
-    river = "".join(t.text or "" for t in root.iter(SVG + "text"))
-    assert "楚　河" in river and "汉　界" in river
+    river = next(el for el in root.iter(SVG + "g") if el.get("class") == "river")
+    assert river.findtext(SVG + "title") == "楚河 汉界"
+    assert [u.get("href") for u in river.iter(SVG + "use")] == [
+        f"#xiangqi-glyph-{ord(ch):x}" for ch in "楚河汉界"
+    ]
     coords = next(el for el in root.iter(SVG + "g") if el.get("class") == "coordinates")
     assert {t.text for t in coords} == set("abcdefghi0123456789")
     no_coords = parse(board(Position(), coordinates=False))
@@ -135,7 +144,7 @@ def test_svg_has_grid_river_palace_and_coordinates() -> None:
 def at(root: ET.Element, title: str) -> tuple[int, int]:
     """Where the piece titled e.g. "red king e0" is drawn."""
     for el in pieces(root):
-        if el.findtext(SVG + "title") == title:
+        if el.findtext(SVG + "title", "").startswith(title + " "):
             return translate(el)
     raise AssertionError(title)
 
@@ -152,13 +161,15 @@ def test_svg_flipped_moves_the_pieces() -> None:
 
 def test_svg_lastmove_adds_highlight_and_arrow() -> None:
     pos = Position()
-    assert not [el for el in parse(board(pos)).iter() if el.get("class") in ("lastmove", "arrow")]
+    assert not [
+        el for el in parse(board(pos)).iter() if "lastmove" in (el.get("class") or "").split()
+    ]
     move = Move.from_iccs("h2e2")
     pos.push(move)
     root = parse(board(pos, lastmove=move))
     marks = next(el for el in root.iter(SVG + "g") if el.get("class") == "lastmove")
     assert [t.text for t in marks.iter(SVG + "title")] == ["h2", "e2"]
-    assert [el for el in root.iter(SVG + "line") if el.get("class") == "arrow"]
+    assert [el for el in root.iter(SVG + "g") if el.get("class") == "arrow lastmove"]
     assert parse(pos._repr_svg_()).find(f".//{SVG}g[@class='lastmove']") is not None
 
 

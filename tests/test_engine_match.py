@@ -71,8 +71,10 @@ def test_adjudicate_checkmate_stalemate_and_cap() -> None:
     assert stalemate is not None and stalemate.result == "1-0"
     assert adjudicate(Position()) is None
     pos = Position()
-    for text in ["h0g2", "h9g7", "g2h0", "g7h9"] * 3:
+    # Pawn moves: nothing repeats (a repeated cycle would be ruled a repetition first).
+    for text in ["a3a4", "a6a5", "c3c4", "c6c5", "e3e4", "e6e5", "g3g4", "g6g5", "i3i4", "i6i5"]:
         pos.push_iccs(text)
+    assert pos.outcome() is None
     capped = adjudicate(pos, max_plies=10)
     assert capped is not None and capped.result == "1/2-1/2"
     assert capped.termination == "adjudication"

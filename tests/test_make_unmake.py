@@ -65,11 +65,12 @@ def test_illegal_move_leaves_position_unchanged() -> None:
     pos.push(xiangqi.Move.from_iccs("h2e2"))
     fen = pos.fen()
     for text, reason in [
-        ("e3e4", "not Black's"),
+        ("e3e4", "piece on e3 is Red's and it is Black's move"),
         ("e5e4", "no piece on e5"),
-        ("h9h7", "own piece"),
-        ("h9h8", "horse on h9 cannot move to h8"),
-        ("b7b1", "cannon on b7 cannot move to b1"),
+        ("h9h7", "a horse moves one point along a rank or file, then one diagonally"),
+        ("h9h8", "a horse moves one point"),
+        ("b7b1", "the cannon's path is blocked on b2"),
+        ("b7b9", "b9 holds Black's own piece"),
     ]:
         with pytest.raises(xiangqi.IllegalMoveError, match=reason) as info:
             pos.push(xiangqi.Move.from_iccs(text))

@@ -39,8 +39,10 @@ def test_bad_iccs_text(text: str) -> None:
 
 
 def test_move_squares_are_checked() -> None:
-    for args in [(-1, 3), (0, 90), (3, 3), (1.0, 2)]:
+    for args in [(-1, 3), (0, 90), (3, 3)]:
         with pytest.raises(ValueError):
-            Move(*args)  # type: ignore[arg-type]
+            Move(*args)
+    with pytest.raises(TypeError):  # a wrong type is a TypeError (issue 14)
+        Move(1.0, 2)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         Move.from_iccs(42)  # type: ignore[arg-type]

@@ -260,6 +260,9 @@ def test_any_text_gives_move_or_invalid_move_error(text: str) -> None:
 def test_move_constructor_checks_squares(a: object, b: object) -> None:
     try:
         move = Move(a, b)  # type: ignore[arg-type]
+    except TypeError as exc:  # a wrong type (issue 14: TypeError, not ValueError)
+        assert not all(type(x) is int for x in (a, b)) and str(exc).strip()
+        return
     except ValueError as exc:
         assert str(exc).strip()
         return

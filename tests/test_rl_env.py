@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from xiangqi import BLACK, RED, Color, Move, Position, rl
+from xiangqi.rules import Termination
 
 MATE_IN_ONE = "3k5/1R7/9/9/9/9/9/9/9/R3K4 w - - 0 1"  # a0a9 mates the king on d9
 ENDGAME = "3akab2/9/9/9/9/9/2N6/9/3R5/5K3 w - - 0 1"
@@ -72,16 +73,25 @@ def test_vector_env_matches_a_position_replay(fen, max_plies, steps):
         moves = [rl.action_to_move(int(a), g.pos.turn) for a, g in zip(actions, games)]
         obs, masks, rewards, terms, truncs = env.step(actions)
         for i, (game, move) in enumerate(zip(games, moves)):
+            mover = game.pos.turn
             game.push(move)
+            outcome = game.pos.outcome()  # the game-end rulings, judged on the Position
             no_moves = not game.pos.legal_moves()
-            drawn = not no_moves and game.pos.halfmove_clock >= 120
-            truncated = not (no_moves or drawn) and len(game.pos.move_stack) >= max_plies
-            assert (bool(terms[i]), bool(truncs[i])) == (no_moves or drawn, truncated)
-            assert rewards[i] == (1.0 if no_moves else 0.0)
+            assert no_moves == (
+                outcome is not None
+                and outcome.winner == mover
+                and (outcome.termination in (Termination.CHECKMATE, Termination.STALEMATE))
+            )
+            truncated = outcome is None and len(game.pos.move_stack) >= max_plies
+            assert (bool(terms[i]), bool(truncs[i])) == (outcome is not None, truncated)
+            if outcome is None or outcome.winner is None:
+                assert rewards[i] == 0.0
+            else:
+                assert rewards[i] == (1.0 if outcome.winner == mover else -1.0)
             seen["mate"] += no_moves
-            seen["draw"] += drawn
+            seen["draw"] += outcome is not None and outcome.winner is None
             seen["truncated"] += truncated
-            if no_moves or drawn or truncated:
+            if outcome is not None or truncated:
                 games[i] = Replay(fen)
             assert env.fen(i).split()[:2] == games[i].pos.fen().split()[:2]
     if fen == ENDGAME:
@@ -102,6 +112,56 @@ def test_finished_game_resets_with_the_finished_games_reward():
     assert env.fen(0) == Position(MATE_IN_ONE).fen()
     assert env.fen(1).startswith("3k5/9/1R7/9/9/9/9/9/9/R3K4 b")
     assert np.array_equal(masks[1], reference_mask(env.position(1)))
+
+
+@pytest.mark.parametrize(
+    ("fen", "cycle", "termination", "winner"),
+    [
+        # The rook checks on the e- and f-files while the king steps between them:
+        # Red checks perpetually and loses.
+        (
+            "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1",
+            ["e9f9", "e1f1", "f9e9", "f1e1"],
+            "PERPETUAL_CHECK",
+            BLACK,
+        ),
+        # The rook chases an unprotected cannon between the a- and b-files: Red loses.
+        (
+            "4k4/9/c8/9/9/9/9/1R7/9/3K5 w - - 0 1",
+            ["a7b7", "a2b2", "b7a7", "b2a2"],
+            "PERPETUAL_CHASE",
+            BLACK,
+        ),
+        # Both sides check perpetually: a draw by repetition.
+        (
+            "9/4c4/3k5/3r5/9/9/4C4/9/4K4/3R5 w - - 0 1",
+            ["e3d3", "d6e6", "d3e3", "e6d6"],
+            "REPETITION",
+            None,
+        ),
+    ],
+)
+def test_repetition_rulings_end_vector_games(fen, cycle, termination, winner):
+    # The rule cases of tests/test_rules.py (from Fairy-Stockfish's test suite), played
+    # until the Position says the game is over; the VectorEnv must end it on that move.
+    first = {"4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1": ["a1e1"]}.get(fen, [])
+    first += ["b2a2"] if fen.startswith("4k4/9/c8") else []
+    env = rl.VectorEnv(1, fen=fen)
+    env.reset()
+    pos = Position(fen)
+    for text in first + 3 * cycle:
+        mover = pos.turn
+        action = rl.move_to_action(Move.from_iccs(text), mover)
+        pos.push_iccs(text)
+        _, _, rewards, terms, _ = env.step(np.array([action]))
+        outcome = pos.outcome()
+        assert bool(terms[0]) == (outcome is not None), text
+        if outcome is not None:
+            break
+    assert outcome is not None
+    assert (outcome.termination.name, outcome.winner) == (termination, winner)
+    assert rewards[0] == (0 if winner is None else 1 if winner == mover else -1)
+    assert env.fen(0) == Position(fen).fen()  # restarted
 
 
 def test_truncation_at_max_plies_resets():
@@ -233,6 +293,18 @@ def test_pettingzoo_random_games_agree_with_position():
             env.step(action)
             game.push(rl.action_to_move(action, color))
         assert len(pos.move_stack) == 80 or not pos.legal_moves()
+
+
+def test_pettingzoo_perpetual_check_loses():
+    fen = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1"
+    env = rl.env(fen=fen)
+    env.reset()
+    pos = Position(fen)
+    for text in ["a1e1"] + 2 * ["e9f9", "e1f1", "f9e9", "f1e1"]:
+        env.step(rl.move_to_action(Move.from_iccs(text), pos.turn))
+        pos.push_iccs(text)
+    assert env.terminations == {"player_0": True, "player_1": True}
+    assert env._cumulative_rewards == {"player_0": -1, "player_1": 1}
 
 
 def test_pettingzoo_black_observes_from_its_side():

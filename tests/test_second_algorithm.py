@@ -158,8 +158,8 @@ def disagreements(pos: Position) -> list[str]:
         )
     if pos.perft(1) != len(generated) or board.count_legal() != len(generated):
         problems.append(f"perft(1) {pos.perft(1)} != {len(generated)} legal moves")
-    if pos.is_game_over() != (not generated):
-        problems.append(f"is_game_over() is {pos.is_game_over()} with {len(generated)} moves")
+    if pos.has_legal_moves() != bool(generated):
+        problems.append(f"has_legal_moves() is {pos.has_legal_moves()} with {len(generated)} moves")
     return [f"{p} in {fen!r}" for p in problems]
 
 

@@ -7,6 +7,7 @@ while perft runs if perft releases the GIL.
 
 from __future__ import annotations
 
+import random
 import sys
 import threading
 import time
@@ -106,3 +107,55 @@ def test_batch_while_another_thread_clears_the_list() -> None:
     finally:
         stop.set()
         worker.join()
+
+
+def test_four_threads_pushing_and_popping_one_position_cannot_corrupt_it() -> None:
+    # Misuse (python-chess's contract is one object, one thread at a time), but each public
+    # call is one core call: the history can never disagree with the board, whatever the
+    # interleaving. Every thread pushes a legal move it saw (which another thread may have
+    # made illegal meanwhile: IllegalMoveError) or pops (IndexError when empty).
+    pos = xiangqi.Position()
+    errors: list[BaseException] = []
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+
+    def hammer(seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            for _ in range(3000):
+                if rng.random() < 0.45:
+                    try:
+                        pos.pop()
+                    except IndexError:
+                        pass
+                    continue
+                moves = pos.legal_moves()
+                if not moves:
+                    continue
+                try:
+                    pos.push(rng.choice(moves))
+                except xiangqi.IllegalMoveError:
+                    pass
+                pos.outcome()
+                pos.zobrist_hash()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=hammer, args=(i,)) for i in range(4)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert errors == []
+    replay = xiangqi.Position()
+    for move in pos.move_stack:
+        replay.push(move)
+    assert replay == pos
+    assert replay.fen() == pos.fen()
+    assert pos.zobrist_hash() == pos._board.zobrist_from_scratch() == replay.zobrist_hash()
+    while pos.move_stack:
+        pos.pop()
+    assert pos.fen() == xiangqi.START_FEN

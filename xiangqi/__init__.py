@@ -14,10 +14,21 @@ from .fen import START_FEN
 from .move import Move
 from .pieces import BLACK, RED, Color, Piece, PieceType
 from .position import Position, generate_legal, legal_moves_batch, perft
-from .squares import SQUARE_NAMES, parse_square, square, square_file, square_name, square_rank
+from .rules import Outcome, Termination
+from .squares import (
+    SQUARE_NAMES,
+    SquareSet,
+    parse_square,
+    square,
+    square_file,
+    square_name,
+    square_rank,
+)
 
 __version__ = "0.1.0"
 
+#: FEN of the start position (python-chess's name). START_FEN is the same string, kept
+#: as an alias because existing code and this project's own modules use it.
 STARTING_FEN = START_FEN
 
 
@@ -25,13 +36,16 @@ __all__ = [
     "BLACK",
     "RED",
     "SQUARE_NAMES",
+    "SquareSet",
     "START_FEN",
     "STARTING_FEN",
+    "Termination",
     "Color",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
     "Move",
+    "Outcome",
     "Piece",
     "PieceType",
     "Position",

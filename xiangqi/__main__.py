@@ -31,7 +31,7 @@ def _perft(args: argparse.Namespace) -> int:
     print(f"FEN: {pos.fen()}")
     total_nodes = 0
     total_time = 0.0
-    for depth in range(1, args.depth + 1):
+    for depth in range(min(1, args.depth), args.depth + 1):  # depth 0 counts the root: 1
         start = time.perf_counter()
         nodes = pos.perft(depth)
         elapsed = time.perf_counter() - start

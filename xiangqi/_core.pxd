@@ -13,8 +13,12 @@
 #   core/movegen.pxd    the fast generator, in_check, the threat map, legal filtering [fast]
 #   core/validator.pxd  ElephantEye's single-move validator and its own tables [validator]
 #   core/perft.pxd      perft on the fast path [fast]
-# Names kept free for the next rooms: core/zobrist.pxd, core/rules.pxd (game end,
-# repetition), core/attacks.pxd (queries), core/rl.pxd (RL encoders).
+#   core/attacks.pxd    queries: attackers of a point, pins (cannon screens, facing
+#                       kings, horse legs) over the board array alone [queries]
+#   core/zobrist.pxd    Zobrist keys: the seeded generator, keys from scratch, one move
+#   core/rules.pxd      game end: the history entry (PlyRecord), repetition, perpetual
+#                       check and chase, move rule, material, outcome_code (the verdict)
+# Names kept free for the next rooms: core/rl.pxd (RL encoders).
 #
 # Three paths exist on purpose: the book reference (the port, readable), the fast
 # path (what the API uses) and the validator (an independent second algorithm);
@@ -43,6 +47,7 @@
 # elephant, horse, rook, cannon, pawn), mv (encoded move), cap (captured
 # piece id), side (0 Red, 1 Black), q (the king's square being tested).
 
+from xiangqi.core.rules cimport PlyRecord
 from xiangqi.core.state cimport BoardState
 
 cdef enum:
@@ -51,5 +56,11 @@ cdef enum:
 
 cdef class Board:
     cdef BoardState st              # the position: squares, piece list, side to move
-    cdef list history               # undo records of push(): mv | cap << 16
+    cdef PlyRecord* plies                 # the one history: plies[0] the root, plies[nply] now
+    cdef int nply                   # moves pushed and not popped
+    cdef int capacity               # entries allocated in plies
+    cdef long long fullmove0        # FEN move number at the root
     cdef bint _is_legal(self, int mv) noexcept
+    cdef int _reserve(self, int entries) except -1
+    cdef void _reset_history(self, long long clock) noexcept
+    cdef int _outcome(self, object repetitions, object move_limit) except -1

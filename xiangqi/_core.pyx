@@ -8,15 +8,18 @@ check every value a caller passes, then call the rooms of ``xiangqi/core/*.pxd``
 """
 
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_INCREF
-from libc.stdlib cimport free, malloc
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+from xiangqi.core.attacks cimport attackers_of, pin_mask
 from xiangqi.core.book cimport (
     REFERENCE_MAX_DEPTH, View, book_check, generate_legal_book, perft_book,
 )
@@ -34,6 +37,25 @@ from xiangqi.core.tables cimport (
 from xiangqi.core.validator cimport (
     EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, init_validator_tables, legal_move_ee,
 )
+
+from xiangqi.core.rules cimport (
+    RULING_DRAW,
+    RULING_LOSS_CHASE,
+    RULING_LOSS_CHECK,
+    RULING_NONE,
+    RULING_WIN_CHASE,
+    RULING_WIN_CHECK,
+    PlyRecord,
+    ReplayBoard,
+    chased_now,
+    count_occurrences,
+    insufficient_material,
+    judge_repetition,
+    move_rule_reached,
+    outcome_code,
+    replay_load,
+)
+from xiangqi.core.zobrist cimport key_after_move, key_from_scratch
 
 import threading
 
@@ -63,6 +85,30 @@ cdef inline int check_int(object value, str name, int low, int high) except -1:
     if v < low or v > high:
         raise ValueError(f"{name} must be in {low}..{high}, got {v}")
     return <int>v
+
+
+cdef extern from *:
+    """
+    #define XIANGQI_COUNTER_MAX (1LL << 62)
+    """
+    # The largest FEN counter the history holds (a long long).
+    const long long COUNTER_MAX "XIANGQI_COUNTER_MAX"
+
+
+cdef inline long long check_counter(object value, str name, long long low) except -1:
+    # A FEN counter in low..COUNTER_MAX, converted like check_int (not bool, not float).
+    cdef int overflow = 0
+    cdef long long v
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got bool")
+    try:
+        number = PyNumber_Index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+    v = PyLong_AsLongLongAndOverflow(number, &overflow)
+    if overflow or v < low or v > COUNTER_MAX:
+        raise ValueError(f"{name} must be in {low}..{COUNTER_MAX}")
+    return v
 
 
 cdef inline int check_square(object square) except -1:
@@ -101,16 +147,50 @@ cdef class Board:
 
     def __cinit__(self):
         clear_board(&self.st)
-        self.history = []
+        self.plies = NULL
+        self.capacity = 0
+        self._reserve(64)
+        self.fullmove0 = 1
+        self._reset_history(0)
 
-    def load(self, const unsigned char[::1] codes not None, object side_to_move):
+    def __dealloc__(self):
+        free(self.plies)
+
+    cdef int _reserve(self, int entries) except -1:
+        # Room for `entries` history entries; MemoryError (nothing changed) if none is left.
+        cdef int capacity = self.capacity
+        cdef PlyRecord* grown
+        if entries <= capacity:
+            return 0
+        while capacity < entries:
+            capacity = capacity * 2 if capacity else 64
+        grown = <PlyRecord*>realloc(self.plies, sizeof(PlyRecord) * capacity)
+        if grown == NULL:
+            raise MemoryError()
+        self.plies = grown
+        self.capacity = capacity
+        return 0
+
+    cdef void _reset_history(self, long long clock) noexcept:
+        # Forget the moves: the current position becomes the root, with this halfmove clock.
+        self.nply = 0
+        self.plies[0].key = key_from_scratch(self.st.squares, self.st.side)
+        self.plies[0].move = 0
+        self.plies[0].captured = 0
+        self.plies[0].clock = clock
+        self.plies[0].check = in_check(&self.st, self.st.side)
+
+    def load(self, const unsigned char[::1] codes not None, object side_to_move,
+             object halfmove_clock=0, object fullmove_number=1):
         """Replace the position with 90 piece codes (by public square) and a side to move.
 
         Checks only what keeps the core inside its arrays: 90 codes, each 0..14, no
         more pieces of a kind than the core has slots for (1 king, 2 of each of
-        advisor, elephant, horse, rook and cannon, 5 pawns per side), side 0 or 1.
+        advisor, elephant, horse, rook and cannon, 5 pawns per side), side 0 or 1,
+        and the FEN counters (halfmove clock 0..2**62, move number 1..2**62).
         Whether the position is legal (kings, placement, check) is judged in Python,
-        by xiangqi.fen, before Position loads a board. On error nothing changes.
+        by xiangqi.fen, before Position loads a board. The history is cleared: the
+        position becomes the root. On error nothing changes.
         """
         cdef BoardState st
         cdef int counts[2][7]
@@ -118,6 +198,8 @@ cdef class Board:
         if codes.shape[0] != 90:
             raise ValueError(f"expected 90 piece codes, got {codes.shape[0]}")
         cdef int side = check_int(side_to_move, "side (0 Red, 1 Black)", 0, 1)
+        cdef long long clock = check_counter(halfmove_clock, "halfmove clock", 0)
+        cdef long long fullmove = check_counter(fullmove_number, "move number", 1)
         clear_board(&st)
         memset(counts, 0, sizeof(counts))
         st.side = side
@@ -139,7 +221,8 @@ cdef class Board:
             st.squares[sq] = pc
             st.piece_square[pc] = sq
         memcpy(&self.st, &st, sizeof(BoardState))
-        self.history = []
+        self.fullmove0 = fullmove
+        self._reset_history(clock)
 
     def codes(self):
         """The 90 piece codes by public square, as bytes."""
@@ -167,15 +250,111 @@ cdef class Board:
     @property
     def ply(self):
         """Number of moves pushed and not yet popped."""
-        return len(self.history)
+        return self.nply
+
+    @property
+    def halfmove_clock(self):
+        """Plies since the last capture (FEN field 5), counting from the root's clock."""
+        return self.plies[self.nply].clock
+
+    @property
+    def fullmove_number(self):
+        """FEN move number: the root's, plus one after each Black move."""
+        cdef int root_side = self.st.side ^ (self.nply & 1)
+        return self.fullmove0 + (self.nply + root_side) // 2
+
+    def set_counters(self, object halfmove_clock, object fullmove_number):
+        """Set the current halfmove clock and move number (the moves pushed are kept)."""
+        cdef long long clock = check_counter(halfmove_clock, "halfmove clock", 0)
+        cdef long long fullmove = check_counter(fullmove_number, "move number", 1)
+        cdef int root_side = self.st.side ^ (self.nply & 1)
+        self.plies[self.nply].clock = clock
+        self.fullmove0 = fullmove - (self.nply + root_side) // 2
 
     def copy(self, bint history=True):
-        """An independent copy of the position, with its undo records unless history=False."""
+        """An independent copy of the position, with its history unless history=False."""
         cdef Board other = Board.__new__(Board)
+        cdef int root_side
+        other._reserve(self.nply + 1 if history else 1)
         memcpy(&other.st, &self.st, sizeof(BoardState))
         if history:
-            other.history = list(self.history)
+            memcpy(other.plies, self.plies, sizeof(PlyRecord) * (self.nply + 1))
+            other.nply = self.nply
+            other.fullmove0 = self.fullmove0
+        else:
+            root_side = self.st.side ^ (self.nply & 1)
+            other.fullmove0 = self.fullmove0 + (self.nply + root_side) // 2
+            other._reset_history(self.plies[self.nply].clock)
         return other
+
+    def moves(self):
+        """The moves pushed and not popped, oldest first, as from_square * 90 + to_square."""
+        cdef int i, mv
+        out = []
+        for i in range(1, self.nply + 1):
+            mv = self.plies[i].move
+            out.append(PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8])
+        return out
+
+    def peek(self):
+        """The last pushed move as from_square * 90 + to_square; IndexError if none."""
+        if not self.nply:
+            raise IndexError("no moves have been pushed")
+        cdef int mv = self.plies[self.nply].move
+        return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
+
+    def zobrist_hash(self):
+        """64-bit Zobrist key of the position, kept incrementally (see core/zobrist.pxd)."""
+        return self.plies[self.nply].key
+
+    def zobrist_from_scratch(self):
+        """The same key computed from the whole board (for tests)."""
+        return key_from_scratch(self.st.squares, self.st.side)
+
+    def occurrences(self):
+        """How many times the current position has occurred since the last capture."""
+        return count_occurrences(self.plies, self.nply)
+
+    def outcome(self, object repetitions=3, object move_limit=120):
+        """The rules' verdict as termination | winner << 4 (0: the game goes on).
+
+        repetitions (2..1000) is how many occurrences of a position rule a repetition;
+        move_limit (1..2**31-1) the plies without capture that draw. See outcome_code.
+        """
+        return self._outcome(repetitions, move_limit)
+
+    cdef int _outcome(self, object repetitions, object move_limit) except -1:
+        cdef int count, limit, overflow = 0
+        cdef long long value
+        # Fast path for exact ints in range (this runs after every ply of a game); any
+        # other value goes through check_int, which raises the error.
+        if type(repetitions) is int and type(move_limit) is int:
+            value = PyLong_AsLongLongAndOverflow(repetitions, &overflow)
+            if not overflow and 2 <= value <= 1000:
+                count = <int>value
+                value = PyLong_AsLongLongAndOverflow(move_limit, &overflow)
+                if not overflow and 1 <= value <= 2147483647:
+                    limit = <int>value
+                    return outcome_code(&self.st, self.plies, self.nply, count, limit)
+        count = check_int(repetitions, "repetitions", 2, 1000)
+        limit = check_int(move_limit, "move_limit", 1, 2147483647)
+        return outcome_code(&self.st, self.plies, self.nply, count, limit)
+
+    def chased(self, object side):
+        """Public squares of the pieces `side` chases now (diagnostic; see core/rules.pxd)."""
+        cdef ReplayBoard r
+        cdef int chaser = check_int(side, "side (0 Red, 1 Black)", 0, 1)
+        cdef unsigned int mask
+        cdef int slot
+        replay_load(&r, self.st.squares)
+        mask = chased_now(&r, chaser)
+        return sorted(PUBLIC_OF[r.where[32 - 16 * chaser + slot]]
+                      for slot in range(16) if mask & (1u << slot))
+
+    def ruling(self, object repetitions):
+        """The repetition ruling alone, from the side to move's view (RULING_* of rules.pxd)."""
+        cdef int count = check_int(repetitions, "repetitions", 2, 1000)
+        return judge_repetition(self.st.squares, self.st.side, self.plies, self.nply, count)
 
     def legal_moves(self, list table not None):
         """Legal moves as table[from_square * 90 + to_square] for each; table must hold 8100."""
@@ -228,20 +407,32 @@ cdef class Board:
     def push(self, from_square, to_square):
         """Play the move if it is legal and return True; otherwise change nothing, return False."""
         cdef int mv = move_of(from_square, to_square)
-        cdef int cap
+        cdef int cap, pc
+        cdef PlyRecord* prev
+        cdef PlyRecord* ply
         if not self._is_legal(mv):
             return False
+        self._reserve(self.nply + 2)    # may raise MemoryError; nothing has changed yet
+        # From here on no Python code runs, so another thread never sees a half-made move.
+        pc = self.st.squares[mv & 255]
         cap = make_move(&self.st, mv)
-        self.history.append(mv | (cap << 16))
+        prev = &self.plies[self.nply]
+        ply = &self.plies[self.nply + 1]
+        ply.key = key_after_move(prev.key, pc, mv & 255, mv >> 8, cap)
+        ply.move = mv
+        ply.captured = cap
+        ply.clock = 0 if cap else (prev.clock + 1 if prev.clock < COUNTER_MAX else prev.clock)
+        ply.check = in_check(&self.st, self.st.side)
+        self.nply += 1
         return True
 
     def pop(self):
         """Undo the last push(); return it as from_square * 90 + to_square."""
-        if not self.history:
+        if not self.nply:
             raise IndexError("pop from a position with no moves to undo")
-        cdef int rec = self.history.pop()
-        cdef int mv = rec & 0xffff
-        unmake_move(&self.st, mv, rec >> 16)
+        cdef int mv = self.plies[self.nply].move
+        unmake_move(&self.st, mv, self.plies[self.nply].captured)
+        self.nply -= 1
         return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
 
     def is_check(self):
@@ -275,6 +466,43 @@ cdef class Board:
         if n < 0:
             raise_pending()
         return n
+
+    def attackers(self, side, square):
+        """Public squares (ascending) of side's pieces that attack a public square.
+
+        See xiangqi/core/attacks.pxd for what attacking means (cannon screens and
+        the facing kings included); the square may be empty or hold any piece.
+        """
+        cdef int who = check_int(side, "side (0 Red, 1 Black)", 0, 1)
+        cdef int q = SQUARE_OF[check_square(square)]
+        cdef int found[32]
+        cdef int n = attackers_of(self.st.squares, who, q, found)
+        return sorted([PUBLIC_OF[found[i]] for i in range(n)])
+
+    def pin_mask(self, square):
+        """Bit mask (bit i = public square i) of where the piece on square may stand
+        without exposing its king; all 90 bits when it is not pinned or there is no piece."""
+        cdef unsigned char mask[256]
+        cdef int sq
+        cdef object out = 0
+        pin_mask(self.st.squares, SQUARE_OF[check_square(square)], mask)
+        for sq in range(90):
+            if mask[SQUARE_OF[sq]]:
+                out |= (<object>1) << sq
+        return out
+
+    def gives_check(self, from_square, to_square):
+        """Would the move put the other side in check? None if it does not follow its
+        piece's movement rule (the second algorithm), else a bool; the board is unchanged."""
+        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int cap, mover = self.st.side
+        cdef bint checks
+        if not legal_move_ee(&self.st, mv):
+            return None
+        cap = make_move(&self.st, mv)
+        checks = in_check(&self.st, 1 - mover)
+        unmake_move(&self.st, mv, cap)
+        return bool(checks)
 
     @property
     def squares(self):
@@ -448,6 +676,29 @@ def legal_moves_batch(list boards not None):
     return memoryview(move_bytes).cast("H"), memoryview(offset_bytes).cast("q")
 
 
+def outcome_method(decode):
+    """Build Position.outcome: ask the core for the verdict, return decode(code) or None.
+
+    A compiled method, so the call after every ply of a game costs no Python frame.
+    decode turns a nonzero code (termination | winner << 4) into an Outcome.
+    """
+    def outcome(self, repetitions=3, move_limit=120):
+        """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
+
+        repetitions: how many occurrences of a position rule on a repetition (3 in
+        play; 2 rules at the first repetition, as engines do in search). move_limit:
+        plies without a capture that draw (120 = the 60-move rule); a side's checks
+        beyond its first ten in that stretch do not count. Bad values raise
+        TypeError or ValueError.
+        """
+        cdef Board board = self._board
+        cdef int code = board._outcome(repetitions, move_limit)
+        if code == 0:
+            return None
+        return decode(code)
+    return outcome
+
+
 def book_tables():
     """The direction, leg/eye and position tables as Python lists, for tests to compare
     with the book's printed tables. Position tables are 256 entries, 16x16 order."""
@@ -471,3 +722,4 @@ def book_tables():
         "HorsePin": [EE_HORSE_PIN[i] for i in range(512)],
         "InFort": [EE_IN_FORT[i] for i in range(256)],
     }
+

@@ -12,15 +12,17 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from xiangqi._core cimport Board
+from xiangqi.core.movegen cimport in_check
+from xiangqi.core.rules cimport PlyRecord, count_occurrences
 from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
 from xiangqi.core.tables cimport init_tables
+from xiangqi.core.zobrist cimport key_after_move, key_from_scratch
 from xiangqi.core.rl cimport (
     ACTION_CODE,
     BASE_PLANES,
-    DRAW,
     MIRROR,
+    MOVER_LOSES,
     MOVER_WINS,
-    NO_CAPTURE_LIMIT,
     NUM_ACTIONS,
     ONGOING,
     PIECE_PLANES,
@@ -30,9 +32,7 @@ from xiangqi.core.rl cimport (
     init_rl_tables,
     judge_end,
     legal_actions,
-    key_change,
-    position_key,
-    splitmix64,
+    splitmix_next,
     write_counter_planes,
     move_piece_planes,
     write_piece_planes,
@@ -42,11 +42,6 @@ from xiangqi.core.rl cimport (
 init_tables()
 if init_rl_tables() != NUM_ACTIONS:
     raise ImportError("the action table does not hold 2086 actions")
-
-# Keys kept per environment for the repetition plane: the no-capture rule ends a game
-# after NO_CAPTURE_LIMIT plies without a capture, so no run of positions is longer.
-cdef enum:
-    KEY_SLOTS = NO_CAPTURE_LIMIT + 2
 
 
 def action_codes():
@@ -59,49 +54,32 @@ def mirror_codes():
     return [MIRROR[a] for a in range(NUM_ACTIONS)]
 
 
-cdef int gather(tuple boards, Py_ssize_t count, int history, BoardState* states,
-                int* record_counts, list records_out) except -1:
-    # Copy each board's state and the undo records encode needs: the last `history`
-    # ones, and every one back to the last capture (for the repetition count).
-    cdef Py_ssize_t i, j, n
-    cdef Board board
-    cdef list hist
-    cdef int rec
-    for i in range(count):
-        board = <Board>boards[i]
-        states[i] = board.st
-        hist = board.history
-        n = len(hist)
-        j = 0
-        while j < n:
-            rec = hist[n - 1 - j]
-            if j >= history and (rec >> 16) != 0:
-                break
-            j += 1
-        record_counts[i] = <int>j
-        records_out.append(hist[n - j:])
-    return 0
+cdef void gather(Board board, int history, BoardState* state, int* records, int* count,
+                 int* reps) noexcept:
+    # Copy what encode_one needs from a board, with the GIL held: its state, its last
+    # `history` moves (newest first, mv | cap << 16) and its repetition count, from the
+    # game-end history (plies[0] the root, plies[nply] now).
+    cdef int j, n = board.nply
+    cdef const PlyRecord* plies = board.plies
+    state[0] = board.st
+    count[0] = history if history < n else n
+    for j in range(count[0]):
+        records[j] = plies[n - j].move | (plies[n - j].captured << 16)
+    reps[0] = count_occurrences(plies, n) - 1
 
 
 cdef void encode_one(BoardState* b, const int* records, int count, int history,
-                     int clock, int view, unsigned char* out) noexcept nogil:
+                     int clock, int reps, int view, unsigned char* out) noexcept nogil:
     # Planes of one position (see core/rl.pxd), records newest first: mv | cap << 16;
     # seen from the side to move, or from side `view` when that is 0 or 1.
-    cdef int mover = b.side if view < 0 else view, j, rec, reps = 0
-    cdef bint since_capture = 1
-    cdef unsigned long long key = position_key(b)
+    cdef int mover = b.side if view < 0 else view, j, rec
     write_piece_planes(b, mover, out)
     for j in range(history):
         memset(out + (BASE_PLANES + PIECE_PLANES * j) * PLANE_SIZE, 0, PIECE_PLANES * PLANE_SIZE)
     for j in range(count):
         rec = records[j]
         unmake_move(b, rec & 0xffff, rec >> 16)
-        if j < history:
-            write_piece_planes(b, mover, out + (BASE_PLANES + PIECE_PLANES * j) * PLANE_SIZE)
-        if since_capture and position_key(b) == key:
-            reps += 1
-        if rec >> 16:
-            since_capture = 0       # older positions hold one piece more
+        write_piece_planes(b, mover, out + (BASE_PLANES + PIECE_PLANES * j) * PLANE_SIZE)
     write_counter_planes(out, reps, clock)
 
 
@@ -113,15 +91,14 @@ def encode_batch(list boards not None, const long long[::1] clocks not None, int
     view, 0 Red's, 1 Black's. Runs without the GIL on copies.
     """
     cdef tuple held = tuple(boards)
-    cdef Py_ssize_t count = len(held), i, total = 0, at
+    cdef Py_ssize_t count = len(held), i
     cdef Py_ssize_t width = (BASE_PLANES + PIECE_PLANES * history) * PLANE_SIZE
     cdef BoardState* states
     cdef int* counts
+    cdef int* reps
     cdef int* recs
-    cdef int* starts
-    cdef list records = []
-    if history < 0:
-        raise ValueError(f"history must be >= 0, got {history}")
+    if not 0 <= history <= 64:
+        raise ValueError(f"history must be in 0..64, got {history}")
     if not -1 <= view <= 1:
         raise ValueError(f"view must be -1, 0 or 1, got {view}")
     if out.shape[0] != count or out.shape[1] != width or clocks.shape[0] != count:
@@ -131,31 +108,21 @@ def encode_batch(list boards not None, const long long[::1] clocks not None, int
             raise TypeError(f"boards[{i}] is not a Board")
     states = <BoardState*>malloc(sizeof(BoardState) * (count + 1))
     counts = <int*>malloc(sizeof(int) * (count + 1))
-    starts = <int*>malloc(sizeof(int) * (count + 1))
-    recs = NULL
+    reps = <int*>malloc(sizeof(int) * (count + 1))
+    recs = <int*>malloc(sizeof(int) * (count * history + 1))
     try:
-        if states == NULL or counts == NULL or starts == NULL:
-            raise MemoryError()
-        gather(held, count, history, states, counts, records)
-        for i in range(count):
-            starts[i] = <int>total
-            total += counts[i]
-        recs = <int*>malloc(sizeof(int) * (total + 1))
-        if recs == NULL:
+        if states == NULL or counts == NULL or reps == NULL or recs == NULL:
             raise MemoryError()
         for i in range(count):
-            at = starts[i]
-            for rec in reversed(records[i]):    # newest first
-                recs[at] = rec
-                at += 1
+            gather(<Board>held[i], history, &states[i], recs + i * history, &counts[i], &reps[i])
         with nogil:
             for i in range(count):
-                encode_one(&states[i], recs + starts[i], counts[i], history, <int>clocks[i],
-                           view, &out[i, 0])
+                encode_one(&states[i], recs + i * history, counts[i], history,
+                           <int>min(clocks[i], 255), reps[i], view, &out[i, 0])
     finally:
         free(states)
         free(counts)
-        free(starts)
+        free(reps)
         free(recs)
 
 
@@ -209,11 +176,9 @@ cdef class VectorCore:
     cdef BoardState start
     cdef BoardState* states
     cdef int* plies             # plies played in each game
-    cdef int* no_capture        # plies since the last capture
-    cdef int* key_count         # number of keys in keys[i] (positions since the last capture)
-    cdef unsigned long long* keys   # [i * KEY_SLOTS + j]: position keys since the last capture
-    cdef unsigned long long* key    # key of each game's current position
-    cdef unsigned long long start_key
+    cdef PlyRecord* history     # [i * (max_plies + 1) + j]: game i's history, as Board's
+    cdef PlyRecord start_ply    # history entry of the start position
+    cdef int* occurrences       # count_occurrences of each game's current position
     cdef unsigned long long* rng    # one random stream per environment
     cdef short* legal           # [i * MAX_MOVES + j]: legal actions of game i
     cdef int* legal_count
@@ -228,10 +193,8 @@ cdef class VectorCore:
     def __cinit__(self):
         self.states = NULL
         self.plies = NULL
-        self.no_capture = NULL
-        self.key_count = NULL
-        self.key = NULL
-        self.keys = NULL
+        self.history = NULL
+        self.occurrences = NULL
         self.rng = NULL
         self.legal = NULL
         self.legal_count = NULL
@@ -254,7 +217,11 @@ cdef class VectorCore:
         self.num_envs = num_envs
         self.max_plies = max_plies
         self.start = start.st
-        self.start_key = position_key(&self.start)
+        self.start_ply.key = key_from_scratch(self.start.squares, self.start.side)
+        self.start_ply.move = 0
+        self.start_ply.captured = 0
+        self.start_ply.clock = 0
+        self.start_ply.check = in_check(&self.start, self.start.side)
         self.obs = obs
         self.mask = mask
         self.rewards = rewards
@@ -262,17 +229,15 @@ cdef class VectorCore:
         self.truncations = truncations
         self.states = <BoardState*>malloc(sizeof(BoardState) * num_envs)
         self.plies = <int*>malloc(sizeof(int) * num_envs)
-        self.no_capture = <int*>malloc(sizeof(int) * num_envs)
-        self.key_count = <int*>malloc(sizeof(int) * num_envs)
-        self.key = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs)
-        self.keys = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs * KEY_SLOTS)
+        self.history = <PlyRecord*>malloc(sizeof(PlyRecord) * num_envs * (<size_t>max_plies + 1))
+        self.occurrences = <int*>malloc(sizeof(int) * num_envs)
         self.rng = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs)
         self.legal = <short*>malloc(sizeof(short) * num_envs * MAX_MOVES)
         self.legal_count = <int*>calloc_ints(num_envs)
         self.placed = <unsigned short*>malloc(sizeof(unsigned short) * 32 * num_envs)
         self.placed_count = <int*>calloc_ints(num_envs)
-        if (self.states == NULL or self.plies == NULL or self.no_capture == NULL
-                or self.key_count == NULL or self.key == NULL or self.keys == NULL
+        if (self.states == NULL or self.plies == NULL or self.history == NULL
+                or self.occurrences == NULL
                 or self.rng == NULL
                 or self.legal == NULL or self.legal_count == NULL or self.placed == NULL
                 or self.placed_count == NULL):
@@ -283,10 +248,8 @@ cdef class VectorCore:
     def __dealloc__(self):
         free(self.states)
         free(self.plies)
-        free(self.no_capture)
-        free(self.key_count)
-        free(self.key)
-        free(self.keys)
+        free(self.history)
+        free(self.occurrences)
         free(self.rng)
         free(self.legal)
         free(self.legal_count)
@@ -298,7 +261,7 @@ cdef class VectorCore:
         cdef unsigned long long state = seed
         cdef int i
         for i in range(self.num_envs):
-            self.rng[i] = splitmix64(&state) | 1     # xorshift needs a nonzero state
+            self.rng[i] = splitmix_next(&state) | 1     # xorshift needs a nonzero state
 
     cdef int refresh_legal(self, int i) noexcept nogil:
         # Clear game i's old mask entries, then list and mark its legal actions.
@@ -314,47 +277,41 @@ cdef class VectorCore:
         return n
 
     cdef void write_planes(self, int i) noexcept nogil:
-        # Observation of game i, recording its position key for the repetition count.
-        cdef unsigned long long key = self.key[i]
-        cdef unsigned long long* keys = self.keys + i * KEY_SLOTS
-        cdef int j, reps = 0, n = self.key_count[i]
+        # Observation of game i from its state and history.
         cdef unsigned char* out = &self.obs[i, 0]
-        # Only positions an even number of plies back, four or more, can be the same.
-        j = n - 4
-        while j >= 0:
-            reps += keys[j] == key
-            j -= 2
-        if n < KEY_SLOTS:
-            keys[n] = key
-            self.key_count[i] = n + 1
+        cdef const PlyRecord* now = self.history + <size_t>i * (self.max_plies + 1) + self.plies[i]
         self.placed_count[i] = move_piece_planes(&self.states[i], self.states[i].side, out,
                                                  self.placed + 32 * i, self.placed_count[i])
-        write_counter_planes(out, reps, self.no_capture[i])
+        write_counter_planes(out, self.occurrences[i] - 1, <int>min(now.clock, 255))
 
     cdef void reset_one(self, int i) noexcept nogil:
         self.states[i] = self.start
-        self.key[i] = self.start_key
+        self.history[<size_t>i * (self.max_plies + 1)] = self.start_ply
         self.plies[i] = 0
-        self.no_capture[i] = 0
-        self.key_count[i] = 0
+        self.occurrences[i] = 1
         self.refresh_legal(i)
         self.write_planes(i)
 
     cdef void step_one(self, int i, int a) noexcept nogil:
+        # Play action a in game i, extend its history as Board.push does, judge the end.
         cdef BoardState* b = &self.states[i]
-        cdef int mv = action_to_move(a, b.side), verdict, cap
-        self.key[i] ^= key_change(b, mv)
+        cdef PlyRecord* history = self.history + <size_t>i * (self.max_plies + 1)
+        cdef int mv = action_to_move(a, b.side), verdict, cap, n = self.plies[i]
+        cdef int pc = b.squares[mv & 255]
         cap = make_move(b, mv)
-        self.plies[i] += 1
-        if cap:
-            self.no_capture[i] = 0
-            self.key_count[i] = 0
-        else:
-            self.no_capture[i] += 1
-        verdict = judge_end(self.refresh_legal(i), self.plies[i], self.max_plies,
-                            self.no_capture[i])
-        self.rewards[i] = 1.0 if verdict == MOVER_WINS else 0.0
-        self.terminations[i] = verdict == MOVER_WINS or verdict == DRAW
+        history[n + 1].key = key_after_move(history[n].key, pc, mv & 255, mv >> 8, cap)
+        history[n + 1].move = mv
+        history[n + 1].captured = cap
+        history[n + 1].clock = 0 if cap else history[n].clock + 1
+        history[n + 1].check = in_check(b, b.side)
+        n += 1
+        self.plies[i] = n
+        self.occurrences[i] = count_occurrences(history, n)
+        verdict = judge_end(b, history, n, self.refresh_legal(i), self.occurrences[i],
+                            self.max_plies)
+        self.rewards[i] = (1.0 if verdict == MOVER_WINS else
+                           -1.0 if verdict == MOVER_LOSES else 0.0)
+        self.terminations[i] = verdict != ONGOING and verdict != TRUNCATED
         self.truncations[i] = verdict == TRUNCATED
         if verdict != ONGOING:
             self.reset_one(i)
@@ -422,18 +379,19 @@ cdef class VectorCore:
                 out[i] = self.legal[i * MAX_MOVES + <int>((r * <unsigned long long>n) >> 32)]
 
     def board(self, int i):
-        """A copy of game i's position as a core Board (no undo records)."""
+        """A copy of game i's position as a core Board (its history starts there)."""
         if not 0 <= i < self.num_envs:
             raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
         cdef Board out = Board.__new__(Board)
         out.st = self.states[i]
+        out._reset_history(self.history[<size_t>i * (self.max_plies + 1) + self.plies[i]].clock)
         return out
 
     def counters(self, int i):
         """(plies played, plies since the last capture) of game i."""
         if not 0 <= i < self.num_envs:
             raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
-        return self.plies[i], self.no_capture[i]
+        return self.plies[i], self.history[<size_t>i * (self.max_plies + 1) + self.plies[i]].clock
 
 
 cdef inline int* calloc_ints(int n) noexcept:
@@ -458,33 +416,18 @@ def observe_one(Board board not None, long long clock, int history, int view,
     planes must hold (16 + 14 * history) * 90 bytes; mask, unless None, NUM_ACTIONS
     bytes, which are cleared and then marked when view is the side to move.
     """
-    cdef list hist = board.history
-    cdef Py_ssize_t n = len(hist), j = 0
-    cdef int* records
     cdef short actions[MAX_MOVES]
-    cdef BoardState st = board.st
-    cdef int count, k
-    if history < 0 or not -1 <= view <= 1:
+    cdef int records[64]
+    cdef BoardState st
+    cdef int count, reps, k
+    if not 0 <= history <= 64 or not -1 <= view <= 1:
         raise ValueError(f"bad history {history} or view {view}")
     if planes.shape[0] != (BASE_PLANES + PIECE_PLANES * history) * PLANE_SIZE:
         raise ValueError("planes buffer has the wrong size")
     if mask is not None and mask.shape[0] != NUM_ACTIONS:
         raise ValueError("mask buffer has the wrong size")
-    while j < n:
-        rec = hist[n - 1 - j]
-        if j >= history and (rec >> 16) != 0:
-            break
-        j += 1
-    records = <int*>malloc(sizeof(int) * (j + 1))
-    if records == NULL:
-        raise MemoryError()
-    try:
-        for k in range(j):
-            records[k] = hist[n - 1 - k]
-        count = <int>j
-        encode_one(&st, records, count, history, <int>min(clock, 255), view, &planes[0])
-    finally:
-        free(records)
+    gather(board, history, &st, records, &count, &reps)
+    encode_one(&st, records, count, history, <int>min(clock, 255), reps, view, &planes[0])
     if mask is not None:
         memset(&mask[0], 0, NUM_ACTIONS)
         if view < 0 or view == board.st.side:

@@ -16,11 +16,13 @@ from dataclasses import dataclass
 
 from .errors import InvalidFenError
 from .pieces import PIECE_LETTERS, Color, Piece, PieceType
-from .squares import FILE_NAMES, SQUARE_NAMES
+from .squares import FILE_NAMES, SQUARE_NAMES, quote
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 _SIDES = {"w": 0, "r": 0, "b": 1}
+# Fields are separated by ASCII blanks only (no Unicode spaces).
+_SPACES = re.compile("[ \t\r\n]+")
 
 # FEN text <-> piece codes (1 + type + 7 * color, 0 empty), via bytes.translate.
 _EXPAND_DIGITS = [(str(n), "." * n) for n in range(1, 10)]
@@ -47,12 +49,12 @@ class ParsedFen:
 
 
 def _fail(what: str, fen: str) -> InvalidFenError:
-    return InvalidFenError(f"{what}: {fen!r}")
+    return InvalidFenError(f"{what}: {quote(fen)}")
 
 
 def _counter(text: str, name: str, minimum: int, fen: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 9:
-        raise _fail(f"{name} must be a whole number, got {text!r}", fen)
+        raise _fail(f"{name} must be a whole number of at most 9 digits, got {quote(text)}", fen)
     value = int(text)
     if value < minimum:
         raise _fail(f"{name} must be at least {minimum}, got {value}", fen)
@@ -80,7 +82,7 @@ def parse_fen(fen: str) -> ParsedFen:
     """
     if not isinstance(fen, str):
         raise TypeError(f"FEN must be a str, got {type(fen).__name__}")
-    fields = fen.split()
+    fields = _SPACES.split(fen.strip(" \t\r\n"))
     if len(fields) not in (2, 4, 6):
         raise _fail(
             f"expected 6 fields (board, side, '-', '-', halfmove clock, move number), "
@@ -102,13 +104,13 @@ def parse_fen(fen: str) -> ParsedFen:
     codes = "".join(reversed(expanded.split("/"))).encode("ascii").translate(_CODE_OF_BYTE)
     side = _SIDES.get(side_text)
     if side is None:
-        raise _fail(f"side to move must be 'w' (or 'r') or 'b', got {side_text!r}", fen)
+        raise _fail(f"side to move must be 'w' (or 'r') or 'b', got {quote(side_text)}", fen)
     halfmove = fullmove = 0
     if len(fields) == 6:
         for extra in fields[2:4]:
             if extra != "-":
                 raise _fail(
-                    f"xiangqi has no castling or en passant; expected '-', got {extra!r}", fen
+                    f"xiangqi has no castling or en passant; expected '-', got {quote(extra)}", fen
                 )
         halfmove = _counter(fields[4], "halfmove clock", 0, fen)
         fullmove = _counter(fields[5], "move number", 1, fen)

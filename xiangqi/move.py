@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 from .errors import InvalidMoveError
-from .squares import SQUARE_NAMES, parse_square
+from .squares import _SQUARE_OF_NAME, SQUARE_NAMES, quote
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -19,9 +20,15 @@ class Move:
     to_square: int
 
     def __post_init__(self) -> None:
-        for sq in (self.from_square, self.to_square):
-            if type(sq) is not int or not 0 <= sq < 90:
-                raise ValueError(f"move squares must be ints in 0..89, got {sq!r}")
+        for field in ("from_square", "to_square"):
+            sq = getattr(self, field)
+            if type(sq) is not int:  # numpy and other integers become plain ints; bools do not
+                if isinstance(sq, bool) or not hasattr(type(sq), "__index__"):
+                    raise TypeError(f"move squares must be ints in 0..89, got {type(sq).__name__}")
+                sq = int.__int__(operator.index(sq))  # the real value of an int subclass
+                object.__setattr__(self, field, sq)
+            if not 0 <= sq < 90:
+                raise ValueError(f"move squares must be ints in 0..89, got {quote(sq)}")
         if self.from_square == self.to_square:
             raise ValueError(
                 f"a move must change squares, got {SQUARE_NAMES[self.to_square]} twice"
@@ -36,14 +43,14 @@ class Move:
         """
         if not isinstance(text, str):
             raise TypeError(f"ICCS move text must be a str, got {type(text).__name__}")
-        frm = parse_square(text[:2]) if len(text) == 4 else None
-        to = parse_square(text[2:]) if frm is not None else None
+        frm = _SQUARE_OF_NAME.get(text[:2]) if len(text) == 4 else None
+        to = _SQUARE_OF_NAME.get(text[2:]) if frm is not None else None
         if frm is None or to is None:
             raise InvalidMoveError(
-                f"expected ICCS move text of two squares a0..i9 such as 'h2e2', got {text!r}"
+                f"expected ICCS move text of two squares a0..i9 such as 'h2e2', got {quote(text)}"
             )
         if frm == to:
-            raise InvalidMoveError(f"a move must change squares, got {text!r}")
+            raise InvalidMoveError(f"a move must change squares, got {quote(text)}")
         return MOVES[frm * 90 + to]  # type: ignore[return-value]
 
     def iccs(self) -> str:

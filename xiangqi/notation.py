@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from .errors import IllegalMoveError, InvalidMoveError
 from .move import Move
 from .pieces import Color, Piece, PieceType
-from .squares import FILE_NAMES
+from .squares import FILE_NAMES, quote
 
 if TYPE_CHECKING:
     from .position import Position
@@ -90,9 +90,9 @@ _DIAGONAL = frozenset((A, E, H))
 # -- ICCS -------------------------------------------------------------------------------------
 
 _ICCS_RE = {
-    "iccs": re.compile(r"([a-i])([0-9])([a-i])([0-9])", re.IGNORECASE),
-    "ranks1": re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])", re.IGNORECASE),
-    "dashed": re.compile(r"([a-i])([0-9])-([a-i])([0-9])", re.IGNORECASE),
+    "iccs": re.compile(r"([a-i])([0-9])([a-i])([0-9])", re.IGNORECASE | re.ASCII),
+    "ranks1": re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])", re.IGNORECASE | re.ASCII),
+    "dashed": re.compile(r"([a-i])([0-9])-([a-i])([0-9])", re.IGNORECASE | re.ASCII),
 }
 _ICCS_EXAMPLE = {"iccs": "h2e2", "ranks1": "h3e3", "dashed": "H2-E2"}
 
@@ -123,20 +123,17 @@ def parse_iccs(pos: Position, text: str, style: IccsStyle | None = None) -> Move
     match = _ICCS_RE[style].fullmatch(text.strip())
     if match is None:
         raise InvalidMoveError(
-            f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {text!r}"
+            f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {quote(text)}"
         )
     low = 1 if style == "ranks1" else 0
     ff, fr, tf, tr = match.groups()
     frm = FILE_NAMES.index(ff.lower()) + 9 * (int(fr) - low)
     to = FILE_NAMES.index(tf.lower()) + 9 * (int(tr) - low)
     if frm == to:
-        raise InvalidMoveError(f"a move must change squares, got {text!r}")
+        raise InvalidMoveError(f"a move must change squares, got {quote(text)}")
     move = Move(frm, to)
     if not pos.is_legal(move):
-        try:
-            pos.parse_iccs(move.iccs())  # raises with the core's reason
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"{exc} (read from {text!r})") from None
+        raise pos._illegal(move, text)
     return move
 
 
@@ -338,7 +335,7 @@ def _find(pos: Position, wanted: _Wanted, text: str, notation: str) -> Move:
     else:
         names = "/".join(k.name.lower() for k in wanted.kinds)
         why = f"no {side} {names} that it names has a legal move"
-    raise IllegalMoveError(f"{notation} move {text!r}: {why} in {pos.fen()!r}")
+    raise IllegalMoveError(f"{notation} move {quote(text)}: {why} in {pos.fen()!r}")
 
 
 _WXF_DIRECTIONS = {"+": "+", "-": "-", ".": ".", "=": "."}
@@ -348,7 +345,7 @@ def _parse_wxf_text(text: str) -> _Wanted:
     s = "".join(text.split()).upper()
     bad = InvalidMoveError(
         f"expected WXF move text of 4 characters such as 'C2.5', 'H8+7', 'R+.3' or '++.4', "
-        f"got {text!r}"
+        f"got {quote(text)}"
     )
     if len(s) != 4 or s[2] not in _WXF_DIRECTIONS or s[3] not in "123456789":
         raise bad
@@ -436,7 +433,7 @@ def _parse_chinese_text(text: str) -> _Wanted:
     s = "".join(text.split())
     bad = InvalidMoveError(
         f"expected Chinese move text such as '炮二平五', '马8进7', '前炮退二' or '前兵九平八', "
-        f"got {text!r}"
+        f"got {quote(text)}"
     )
     kinds: list[str] = []
     for ch in s:

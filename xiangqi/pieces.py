@@ -21,6 +21,10 @@ class Color(enum.IntEnum):
     def __invert__(self) -> Color:
         return Color(1 - self.value)
 
+    def __str__(self) -> str:
+        # "Color.BLACK" on every Python (3.11 changed IntEnum's str() to the bare number).
+        return f"Color.{self.name}"
+
 
 RED = Color.RED
 BLACK = Color.BLACK
@@ -37,6 +41,9 @@ class PieceType(enum.IntEnum):
     CANNON = 5
     PAWN = 6
 
+    def __str__(self) -> str:
+        return f"PieceType.{self.name}"
+
 
 #: FEN letter of each piece type (Red's, upper case).
 PIECE_LETTERS = "KABNRCP"
@@ -52,6 +59,14 @@ class Piece:
     color: Color
     piece_type: PieceType
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.color, int) or isinstance(self.color, bool):
+            raise TypeError(f"color must be a Color, got {type(self.color).__name__}")
+        if not isinstance(self.piece_type, int) or isinstance(self.piece_type, bool):
+            raise TypeError(f"piece_type must be a PieceType, got {type(self.piece_type).__name__}")
+        object.__setattr__(self, "color", Color(self.color))
+        object.__setattr__(self, "piece_type", PieceType(self.piece_type))
+
     @property
     def code(self) -> int:
         """The core's code: 1 + type + 7 * color (0 means empty)."""
@@ -59,7 +74,11 @@ class Piece:
 
     @classmethod
     def from_code(cls, code: int) -> Piece:
-        """Piece of a core code 1..14."""
+        """Piece of a core code 1..14 (0, empty, and anything else is refused)."""
+        if isinstance(code, bool) or not isinstance(code, int):
+            raise TypeError(f"piece code must be an int, got {type(code).__name__}")
+        if not 1 <= code <= 14:
+            raise ValueError(f"piece code must be in 1..14 (1 + type + 7 * color), got {code}")
         return _PIECES[code - 1]
 
     def symbol(self) -> str:
@@ -69,8 +88,11 @@ class Piece:
 
     @classmethod
     def from_symbol(cls, symbol: str) -> Piece | None:
-        """Piece of a FEN letter (KABNRCP, E and H also read), or None if unknown."""
-        pt = _LETTER_TYPES.get(symbol.upper()) if len(symbol) == 1 else None
+        """Piece of a FEN letter (ASCII KABNRCP, E and H also read), or None if unknown."""
+        if not isinstance(symbol, str):
+            raise TypeError(f"piece symbol must be a str, got {type(symbol).__name__}")
+        ok = len(symbol) == 1 and symbol.isascii()
+        pt = _LETTER_TYPES.get(symbol.upper()) if ok else None
         if pt is None:
             return None
         return cls(RED if symbol.isupper() else BLACK, pt)

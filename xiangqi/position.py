@@ -6,14 +6,112 @@ xiangqi.squares. This is the only module that talks to xiangqi._core.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import operator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from . import _core
+try:
+    from . import _core
+except ImportError as exc:  # a source checkout whose compiled core was never built
+    import os as _os
+
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    raise ImportError(
+        f"xiangqi's compiled core (xiangqi._core) is not built in {_here}. Build it in place "
+        "with `pip install -e .` or `python setup.py build_ext --inplace` (needs Cython and a "
+        "C compiler), or run from outside this source tree to use an installed xiangqi."
+    ) from exc
 from .errors import IllegalMoveError
 from .fen import START_FEN, board_fen, check_placement, parse_fen, side_in_check_error
 from .move import MOVES, Move
-from .pieces import Color, Piece, PieceType
-from .squares import SQUARE_NAMES
+from .pieces import _PIECES, Color, Piece, PieceType
+from .rules import _outcome_of_code
+from .squares import SQUARE_NAMES, SquareSet, check_square, quote
+
+if TYPE_CHECKING:
+    from .rules import Outcome
+
+_P = TypeVar("_P", bound="Position")
+
+#: The largest counter FEN text carries (the parser reads at most nine digits); fen()
+#: writes larger counters as this, so that every FEN this library writes loads again.
+MAX_COUNTER = 999_999_999
+
+
+def _check_move(move: object, method: str) -> Move:
+    if not isinstance(move, Move):
+        raise TypeError(
+            f"{method}() takes a Move (Move.from_iccs('h2e2')), got {type(move).__name__}"
+        )
+    return move
+
+
+def _check_color(color: object) -> Color:
+    if isinstance(color, bool) or not hasattr(type(color), "__index__"):
+        raise TypeError(f"color must be a Color (RED or BLACK), got {type(color).__name__}")
+    value = int.__int__(operator.index(color))  # type: ignore[arg-type]
+    if value not in (0, 1):
+        raise ValueError(f"color must be RED (0) or BLACK (1), got {value}")
+    return Color(value)
+
+
+def _counter(value: object, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    number = int.__int__(operator.index(value))  # type: ignore[arg-type]
+    if number < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {number}")
+    return int(number)
+
+
+def _checked_board(
+    codes: bytes, side: int, fen: str, halfmove_clock: int = 0, fullmove_number: int = 1
+) -> _core.Board:
+    """A core Board of 90 piece codes, a side and the FEN counters, after every check FEN
+    text gets. fen is the text quoted in the InvalidFenError (a FEN, or an edit's board).
+    """
+    check_placement(codes, fen)
+    board = _core.Board()
+    board.load(codes, side, halfmove_clock, fullmove_number)
+    if board.in_check(1 - side):
+        raise side_in_check_error(side, fen)
+    return board
+
+
+class LegalMoveView:
+    """The legal moves of a Position, as python-chess's ``board.legal_moves``.
+
+    Iterate it, take ``len()``, test ``move in view`` (asked of the core's single-move
+    validator, without generating), or call it: ``pos.legal_moves()`` returns a new
+    list as it always has. The view reads the position when used, so it stays current.
+    """
+
+    __slots__ = ("_position",)
+
+    def __init__(self, position: Position) -> None:
+        self._position = position
+
+    def __call__(self) -> list[Move]:
+        return self._position._board.legal_moves(MOVES)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self())
+
+    def __len__(self) -> int:
+        return int(self._position._board.count_legal())
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._position.is_legal(move)
+
+    def count(self) -> int:
+        """Number of legal moves (python-chess's ``legal_moves.count()``)."""
+        return len(self)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoveView ({', '.join(sorted(str(m) for m in self))})>"
 
 
 class Position:
@@ -21,35 +119,65 @@ class Position:
 
     ``Position()`` is the start position; ``Position(fen)`` any other. Invalid
     FEN raises InvalidFenError (a ValueError) naming what is wrong.
+
+    All state, the history and the counters included, lives in one core Board: every
+    public call that changes the position is one core call, so a Position shared
+    between threads can be misused (python-chess's contract holds: one object, one
+    thread at a time) but never left half-changed.
     """
 
-    __slots__ = ("_board", "_stack", "halfmove_clock", "fullmove_number")
+    __slots__ = ("_board",)
 
     _board: _core.Board
-    _stack: list[tuple[Move, int]]
-    halfmove_clock: int
-    fullmove_number: int
 
     def __init__(self, fen: str = START_FEN) -> None:
+        self._load(fen)
+
+    def _load(self, fen: str) -> None:
         parsed = parse_fen(fen)
-        check_placement(parsed.codes, fen)
-        board = _core.Board()
-        board.load(parsed.codes, parsed.side)
-        if board.in_check(1 - parsed.side):
-            raise side_in_check_error(parsed.side, fen)
-        self._board = board
-        self._stack = []
-        self.halfmove_clock = parsed.halfmove_clock
-        self.fullmove_number = parsed.fullmove_number
+        self._board = _checked_board(
+            parsed.codes, parsed.side, fen, parsed.halfmove_clock, parsed.fullmove_number
+        )
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture (FEN field 5); push() counts it, pop() restores it.
+
+        Xiangqi's rule sets judge long games by move count rather than by this clock;
+        it is kept for FEN and for callers who want a 60- or 120-ply rule. Setting it
+        takes an int >= 0.
+        """
+        return int(self._board.halfmove_clock)
+
+    @halfmove_clock.setter
+    def halfmove_clock(self, value: int) -> None:
+        clock = _counter(value, "halfmove clock", 0)
+        self._board.set_counters(clock, self._board.fullmove_number)
+
+    @property
+    def fullmove_number(self) -> int:
+        """The move number (FEN field 6): 1 at the start, up by one after each Black move.
+
+        Setting it takes an int >= 1. fen() writes at most MAX_COUNTER (999,999,999).
+        """
+        return int(self._board.fullmove_number)
+
+    @fullmove_number.setter
+    def fullmove_number(self, value: int) -> None:
+        number = _counter(value, "move number", 1)
+        self._board.set_counters(self._board.halfmove_clock, number)
 
     # -- reading the position -------------------------------------------------
 
     def fen(self) -> str:
-        """The position as six-field FEN text ("w" for Red to move)."""
+        """The position as six-field FEN text ("w" for Red to move).
+
+        Counters above MAX_COUNTER are written as MAX_COUNTER, so the text always loads.
+        """
         side = "w" if self._board.side == 0 else "b"
         return (
             f"{board_fen(self._board.codes())} {side} - - "
-            f"{self.halfmove_clock} {self.fullmove_number}"
+            f"{min(self.halfmove_clock, MAX_COUNTER)} {min(self.fullmove_number, MAX_COUNTER)}"
         )
 
     def board_fen(self) -> str:
@@ -63,98 +191,117 @@ class Position:
 
     def piece_at(self, square: int) -> Piece | None:
         """The piece on a public square (0..89), or None if it is empty."""
-        code = self._board.piece_at(square)
-        return Piece.from_code(code) if code else None
+        # The core checks a plain int's range itself; anything else is converted first.
+        code = self._board.piece_at(square if type(square) is int else check_square(square))
+        return _PIECES[code - 1] if code else None
 
     def piece_map(self) -> dict[int, Piece]:
         """Every piece by public square (0..89)."""
         codes = self._board.codes()
-        return {sq: Piece.from_code(c) for sq, c in enumerate(codes) if c}
+        return {sq: _PIECES[c - 1] for sq, c in enumerate(codes) if c}
 
     def king(self, color: Color) -> int:
-        """Public square of the king of color."""
-        code = Piece(color, PieceType.KING).code
+        """Public square (0..89) of the king of color (RED or BLACK)."""
+        code = Piece(_check_color(color), PieceType.KING).code
         return self._board.codes().index(code)
 
     # -- moves -----------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        """All legal moves of the side to move (a new list of shared Move objects)."""
-        return self._board.legal_moves(MOVES)
+    @property
+    def legal_moves(self) -> LegalMoveView:
+        """The legal moves of the side to move: iterate, ``len()``, ``in``, or call it.
+
+        ``list(pos.legal_moves)`` and ``move in pos.legal_moves`` work as in
+        python-chess, and ``pos.legal_moves()`` still returns a new list of shared
+        Move objects (public squares 0..89), as generate_legal() does.
+        """
+        return LegalMoveView(self)
 
     def is_legal(self, move: Move) -> bool:
         """Is move legal here? Checked by the core's single-move validator, not by generation."""
+        _check_move(move, "is_legal")
         return bool(self._board.is_legal(move.from_square, move.to_square))
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Does move follow its piece's movement rule, ignoring whether it leaves a check?"""
+        _check_move(move, "is_pseudo_legal")
         return bool(self._board.is_pseudo_legal(move.from_square, move.to_square))
 
     def push(self, move: Move) -> None:
         """Play a legal move. An illegal one raises IllegalMoveError and changes nothing."""
-        if not isinstance(move, Move):
-            raise TypeError(f"push() takes a Move, got {type(move).__name__}")
-        captured = self._board.piece_at(move.to_square)
+        if type(move) is not Move:
+            _check_move(move, "push")
         if not self._board.push(move.from_square, move.to_square):
-            raise IllegalMoveError(
-                f"illegal move {move} ({self._why_illegal(move)}) in {self.fen()!r}"
-            )
-        self._stack.append((move, self.halfmove_clock))
-        self.halfmove_clock = 0 if captured else self.halfmove_clock + 1
-        if self._board.side == 0:
-            self.fullmove_number += 1
+            raise self._illegal(move)
 
     def push_iccs(self, text: str) -> Move:
-        """Parse ICCS text ("h2e2"), play it, and return the Move."""
-        move = Move.from_iccs(text)
+        """Parse ICCS text ("h2e2", or "H2-E2"), play it, and return the Move."""
+        move = self.parse_iccs(text)
+        self.push(move)
+        return move
+
+    def push_wxf(self, text: str) -> Move:
+        """Parse WXF text ("C2.5"), play it, and return the Move (see xiangqi.notation)."""
+        move = self.parse_wxf(text)
+        self.push(move)
+        return move
+
+    def push_chinese(self, text: str) -> Move:
+        """Parse Chinese text ("炮二平五"), play it, and return the Move (see xiangqi.notation)."""
+        move = self.parse_chinese(text)
         self.push(move)
         return move
 
     def parse_iccs(self, text: str) -> Move:
-        """Parse ICCS text and check it is legal here; raises InvalidMoveError/IllegalMoveError."""
-        move = Move.from_iccs(text)
-        if not self.is_legal(move):
-            raise IllegalMoveError(
-                f"illegal move {move} ({self._why_illegal(move)}) in {self.fen()!r}"
-            )
-        return move
+        """The legal move that ICCS text names here: "h2e2" or dashed "H2-E2" (either case).
+
+        The one ICCS reader is xiangqi.notation.parse_iccs; this is a shortcut to it.
+        Raises InvalidMoveError for malformed text, IllegalMoveError for an illegal move.
+        """
+        from .notation import parse_iccs
+
+        return parse_iccs(self, text)
+
+    def _illegal(self, move: Move, text: str | None = None) -> IllegalMoveError:
+        """The IllegalMoveError for move, naming why it is illegal here."""
+        read = f" (read from {quote(text)})" if text is not None else ""
+        return IllegalMoveError(
+            f"illegal move {move}{read}: {self._why_illegal(move)}, in {self.fen()!r}"
+        )
 
     def pop(self) -> Move:
         """Undo the last pushed move and return it; IndexError if there is none."""
-        if not self._stack:
-            raise IndexError("pop from a position with no moves to undo")
-        self._board.pop()
-        move, self.halfmove_clock = self._stack.pop()
-        if self._board.side == 1:
-            self.fullmove_number -= 1
-        return move
+        return cast(Move, MOVES[self._board.pop()])
 
     def peek(self) -> Move:
         """The last pushed move; IndexError if there is none."""
-        if not self._stack:
-            raise IndexError("no moves have been pushed")
-        return self._stack[-1][0]
+        return cast(Move, MOVES[self._board.peek()])
 
     @property
     def move_stack(self) -> list[Move]:
-        """The moves pushed and not popped, oldest first."""
-        return [move for move, _ in self._stack]
+        """The moves pushed and not popped, oldest first (a new list)."""
+        return [cast(Move, MOVES[code]) for code in self._board.moves()]
 
     def _why_illegal(self, move: Move) -> str:
-        piece = self.piece_at(move.from_square)
-        frm, to = SQUARE_NAMES[move.from_square], SQUARE_NAMES[move.to_square]
+        """Why move is illegal here, in words (the movement rule it breaks, or the check)."""
+        frm, to = move.from_square, move.to_square
+        piece = self.piece_at(frm)
         side = "Red" if self.turn == Color.RED else "Black"
         if piece is None:
-            return f"no piece on {frm}"
+            return f"there is no piece on {SQUARE_NAMES[frm]}"
         if piece.color != self.turn:
-            return f"the piece on {frm} is not {side}'s"
-        target = self.piece_at(move.to_square)
-        if target is not None and target.color == self.turn:
-            return f"{to} holds {side}'s own piece"
-        name = piece.piece_type.name.lower()
-        if not self.is_pseudo_legal(move):
-            return f"the {name} on {frm} cannot move to {to}"
-        return f"it would leave {side}'s king in check or facing the other king"
+            other = "Black" if side == "Red" else "Red"
+            return f"the piece on {SQUARE_NAMES[frm]} is {other}'s and it is {side}'s move"
+        board = self.piece_map()
+        if self.is_pseudo_legal(move):
+            board[to] = board.pop(frm)
+            kings = sorted(sq for sq, p in board.items() if p.piece_type == PieceType.KING)
+            facing = kings[0] % 9 == kings[1] % 9 and not any(
+                sq in board for sq in range(kings[0] + 9, kings[1], 9)
+            )
+            why = " (the kings would face each other)" if facing else ""
+            return f"it would leave {side}'s king in check{why}"
+        return _movement_reason(board, piece, frm, to)
 
     # -- game state ------------------------------------------------------------
 
@@ -174,15 +321,39 @@ class Position:
         """Not in check but no legal move (困毙): in xiangqi this also loses."""
         return not self.is_check() and not self.has_legal_moves()
 
-    def is_game_over(self) -> bool:
-        """The side to move has no legal move (checkmate or stalemate both lose)."""
-        return not self.has_legal_moves()
+    if TYPE_CHECKING:
 
-    def result(self) -> str:
-        """ "1-0" or "0-1" when the game is over, else "*" (repetition rules are not judged)."""
-        if self.has_legal_moves():
-            return "*"
-        return "0-1" if self.turn == Color.RED else "1-0"
+        def outcome(self, repetitions: int = 3, move_limit: int = 120) -> Outcome | None:
+            """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
+
+            repetitions: how many occurrences of a position rule on a repetition (3 in
+            play; 2 rules at the first repetition, as engines do in search). move_limit:
+            plies without a capture that draw (120 = the 60-move rule); a side's checks
+            beyond its first ten in that stretch do not count. Bad values raise
+            TypeError or ValueError.
+            """
+    else:
+        # The same, compiled: no Python frame in the call made after every ply.
+        outcome = _core.outcome_method(_outcome_of_code)
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Has the current position occurred at least count times (since the last capture)?"""
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise TypeError(f"count must be an int, got {type(count).__name__}")
+        return bool(self._board.occurrences() >= count)
+
+    def zobrist_hash(self) -> int:
+        """The 64-bit Zobrist key of the pieces and side to move (stable across runs)."""
+        return int(self._board.zobrist_hash())
+
+    def is_game_over(self, repetitions: int = 3, move_limit: int = 120) -> bool:
+        """Has the game ended by the rules (outcome() is not None)?"""
+        return bool(self._board.outcome(repetitions, move_limit))
+
+    def result(self, repetitions: int = 3, move_limit: int = 120) -> str:
+        """ "1-0", "0-1" or "1/2-1/2" when the game has ended by the rules, else "*"."""
+        outcome = self.outcome(repetitions, move_limit)
+        return "*" if outcome is None else outcome.result()
 
     def perft(self, depth: int, bulk: bool = True) -> int:
         """Leaf count of the legal move tree at depth, counted in the core without the GIL.
@@ -193,28 +364,202 @@ class Position:
         return int(self._board.perft(depth, bulk))
 
     def divide(self, depth: int) -> dict[Move, int]:
-        """perft(depth) split by root move: {Move: leaf count under it}."""
-        return {MOVES[i]: n for i, n in self._board.divide(depth)}  # type: ignore[misc]
+        """perft(depth) split by root move: {Move: leaf count under it}, in ICCS order."""
+        counts = {MOVES[i]: n for i, n in self._board.divide(depth)}
+        return {m: counts[m] for m in sorted(counts, key=str)}  # type: ignore[misc]
+
+    # -- attacks, checks and pins (answered by the core; see xiangqi/core/attacks.pxd) --
+
+    def attackers(self, color: Color, square: int) -> SquareSet:
+        """The squares (0..89) of color's pieces that attack square, as a SquareSet.
+
+        A piece attacks a square when it could move there if the square held an
+        enemy piece, whether or not that move would expose its own king: a cannon
+        attacks over exactly one screen, a horse unless its leg is blocked, an
+        elephant unless its eye is blocked. A king also attacks, along an open file,
+        the points of the other palace where the other king could stand (empty, the
+        other king's, or holding the first king's own pieces): the kings may not face.
+        """
+        who = _check_color(color)
+        return SquareSet(self._board.attackers(int(who), check_square(square)))
+
+    def is_attacked_by(self, color: Color, square: int) -> bool:
+        """Does any piece of color attack square (0..89)? See attackers()."""
+        return bool(self.attackers(color, square))
+
+    def checkers(self) -> SquareSet:
+        """Squares of the pieces giving check to the side to move (the facing king included)."""
+        return self.attackers(~self.turn, self.king(self.turn))
+
+    def gives_check(self, move: Move) -> bool:
+        """Would the legal move put the other side in check? IllegalMoveError if it is illegal."""
+        _check_move(move, "gives_check")
+        if not self._board.is_legal(move.from_square, move.to_square):
+            raise self._illegal(move)
+        return bool(self._board.gives_check(move.from_square, move.to_square))
+
+    def is_capture(self, move: Move) -> bool:
+        """Does move land on a piece of the other side? (Legality is not checked.)"""
+        _check_move(move, "is_capture")
+        target = self.piece_at(move.to_square)
+        mover = self.piece_at(move.from_square)
+        return target is not None and mover is not None and target.color != mover.color
+
+    def pin(self, color: Color, square: int) -> SquareSet:
+        """Where color's piece on square may stand without exposing its king (all 90 if free).
+
+        As python-chess's ``pin``: a SquareSet of every square when the piece is not
+        pinned (or square holds no piece of color). Xiangqi pins are: the only piece
+        between its king and an enemy rook (the points between and the rook), or
+        between the two kings on a file (the points between); one of exactly two
+        pieces between its king and an enemy cannon (the points between and the
+        cannon, but not the other screen's point); a piece on the leg of an enemy
+        horse that would attack the king (its own point and the horse's). Several
+        pins intersect. A piece moving onto a line can also expose its king by
+        becoming a cannon's only screen; that is not a pin of the piece.
+        """
+        who = _check_color(color)
+        sq = check_square(square)
+        piece = self.piece_at(sq)
+        if piece is None or piece.color != who:
+            return SquareSet((1 << 90) - 1)
+        return SquareSet(self._board.pin_mask(sq))
+
+    def is_pinned(self, color: Color, square: int) -> bool:
+        """Is color's piece on square pinned to its king? See pin()."""
+        return len(self.pin(color, square)) < 90
+
+    # -- editing (each edit is checked as FEN is, and forgets the move stack) ------
+
+    def _replace(self, codes: bytes | bytearray, side: int) -> None:
+        """Load codes and side after the FEN checks; on refusal change nothing."""
+        codes = bytes(codes)
+        fen = f"{board_fen(codes)} {'wb'[side]}"
+        self._board = _checked_board(codes, side, fen, self.halfmove_clock, self.fullmove_number)
+
+    def set_piece_at(self, square: int, piece: Piece | None) -> None:
+        """Put piece on square (0..89), or empty it for None.
+
+        The result must be a position FEN could load (kings in their palaces, piece
+        counts, no facing kings, the side not to move not in check); otherwise
+        InvalidFenError is raised and nothing changes. The move stack is cleared.
+        """
+        sq = check_square(square)
+        if piece is not None and not isinstance(piece, Piece):
+            raise TypeError(f"piece must be a Piece or None, got {type(piece).__name__}")
+        codes = bytearray(self._board.codes())
+        codes[sq] = piece.code if piece is not None else 0
+        self._replace(codes, self._board.side)
+
+    def remove_piece_at(self, square: int) -> Piece | None:
+        """Remove and return the piece on square (0..89), checked as set_piece_at()."""
+        piece = self.piece_at(square)
+        if piece is not None:
+            self.set_piece_at(square, None)
+        return piece
+
+    def clear(self) -> None:
+        """Leave only the two kings, Red's on e0 and Black's on d9, Red to move, counters reset.
+
+        Unlike chess, a xiangqi position needs both kings, and they may not face each
+        other on an open file, so this is one of the emptiest boards FEN can load. Add
+        pieces with set_piece_at(), or set a whole board at once with set_piece_map().
+        """
+        self.set_piece_map(
+            {4: Piece(Color.RED, PieceType.KING), 84: Piece(Color.BLACK, PieceType.KING)}
+        )
+        if self._board.side != 0:
+            self._replace(self._board.codes(), 0)
+        self._board.set_counters(0, 1)
+
+    def set_piece_map(self, pieces: Mapping[int, Piece]) -> None:
+        """Replace every piece at once: {square (0..89): Piece}, checked as set_piece_at().
+
+        The way to move a king in an edit, since a position without one is refused.
+        """
+        if not isinstance(pieces, Mapping):
+            raise TypeError(
+                f"pieces must be a mapping of squares to Pieces, got {type(pieces).__name__}"
+            )
+        codes = bytearray(90)
+        for square, piece in pieces.items():
+            if not isinstance(piece, Piece):
+                raise TypeError(f"pieces must map squares to Pieces, got {type(piece).__name__}")
+            codes[check_square(square)] = piece.code
+        self._replace(codes, self._board.side)
+
+    def transform(self: _P, mapping: Callable[[int], int]) -> _P:
+        """A new Position with the piece on each square s moved to mapping(s) (0..89).
+
+        mapping must send the 90 squares to 90 different squares; the side to move and
+        the counters are kept, the move stack is not. A result FEN could not load
+        raises InvalidFenError.
+        """
+        codes = self._board.codes()
+        out = bytearray(90)
+        seen = set()
+        for sq in range(90):
+            target = check_square(mapping(sq))
+            seen.add(target)
+            out[target] = codes[sq]
+        if len(seen) != 90:
+            raise ValueError("transform mapping must send the 90 squares to 90 different squares")
+        other = self.copy(stack=False)
+        other._replace(out, self._board.side)
+        return other
+
+    def flip_horizontal(self: _P) -> _P:
+        """A new Position mirrored left to right (file a <-> i): a symmetry of the rules."""
+        return self.transform(lambda sq: sq - sq % 9 + 8 - sq % 9)
+
+    def mirror(self: _P) -> _P:
+        """A new Position with ranks flipped and colours swapped, the other side to move.
+
+        Red's pieces become Black's on the mirrored rank and the reverse, so the new
+        side to move stands as the old one did: the same game seen from the other side.
+        """
+        codes = self._board.codes()
+        out = bytearray(90)
+        for sq in range(90):
+            code = codes[sq]
+            if code:
+                out[sq % 9 + 9 * (9 - sq // 9)] = code + 7 if code <= 7 else code - 7
+        other = self.copy(stack=False)
+        other._replace(out, 1 - self._board.side)
+        return other
 
     # -- copying, comparing, showing -------------------------------------------
 
-    def copy(self, stack: bool = True) -> Position:
-        """An independent copy; with stack=False it forgets the moves pushed so far."""
-        other = Position.__new__(Position)
+    def copy(self: _P, stack: bool = True) -> _P:
+        """An independent copy of the same class; with stack=False it forgets the moves."""
+        cls = type(self)
+        other = cls.__new__(cls)
         other._board = self._board.copy(stack)
-        other._stack = list(self._stack) if stack else []
-        other.halfmove_clock = self.halfmove_clock
-        other.fullmove_number = self.fullmove_number
+        extra = getattr(self, "__dict__", None)
+        if extra:
+            other.__dict__.update(extra)
         return other
 
-    def __copy__(self) -> Position:
+    def __copy__(self: _P) -> _P:
         return self.copy()
 
-    def __reduce__(self) -> tuple[Callable[[str, list[str]], Position], tuple[str, list[str]]]:
-        """Pickle as the position before the pushed moves plus those moves (ICCS)."""
+    def __deepcopy__(self: _P, memo: dict[int, Any]) -> _P:
+        import copy
+
+        other = self.copy()
+        extra = getattr(self, "__dict__", None)
+        if extra:
+            other.__dict__.update(copy.deepcopy(extra, memo))
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the class, the position before the pushed moves, those moves (ICCS),
+        the exact counters and any attributes a subclass added."""
         root = self.copy()
-        moves = [root.pop().iccs() for _ in range(len(root._stack))]
-        return _unpickle, (root.fen(), moves[::-1])
+        moves = [root.pop().iccs() for _ in range(root._board.ply)]
+        state = dict(getattr(self, "__dict__", {}))
+        counters = (root.halfmove_clock, root.fullmove_number)
+        return _restore, (type(self), root.fen(), moves[::-1], counters, state)
 
     def _key(self) -> tuple[bytes, int]:
         return self._board.codes(), self._board.side
@@ -272,13 +617,95 @@ class Position:
         """SVG picture for notebooks (see xiangqi.svg)."""
         from .svg import board
 
-        return board(self, lastmove=self._stack[-1][0] if self._stack else None)
+        return board(self, lastmove=self.peek() if self._board.ply else None)
+
+
+def _movement_reason(board: dict[int, Piece], piece: Piece, frm: int, to: int) -> str:
+    """Which movement rule a move of piece from frm to to breaks, on board (by square)."""
+    name = piece.piece_type.name.lower()
+    red = piece.color == Color.RED
+    side = "Red" if red else "Black"
+    df, dr = to % 9 - frm % 9, to // 9 - frm // 9
+    forward = dr if red else -dr
+    kind = piece.piece_type
+    own = board.get(to)
+
+    def palace(sq: int) -> bool:
+        return 3 <= sq % 9 <= 5 and (sq // 9 <= 2 if red else sq // 9 >= 7)
+
+    def between() -> list[int]:
+        step = (1 if df > 0 else -1) if dr == 0 else (9 if dr > 0 else -9)
+        return [sq for sq in range(frm + step, to, step) if sq in board]
+
+    if kind == PieceType.KING:
+        if abs(df) + abs(dr) != 1:
+            return "a king moves one point along a rank or file"
+        if not palace(to):
+            return "a king may not leave its palace"
+    elif kind == PieceType.ADVISOR:
+        if not abs(df) == abs(dr) == 1:
+            return "an advisor moves one point diagonally"
+        if not palace(to):
+            return "an advisor may not leave its palace"
+    elif kind == PieceType.ELEPHANT:
+        if not abs(df) == abs(dr) == 2:
+            return "an elephant moves exactly two points diagonally"
+        if (to // 9 >= 5) == red:
+            return "an elephant may not cross the river"
+        eye = (frm + to) // 2
+        if eye in board:
+            return f"the elephant's eye on {SQUARE_NAMES[eye]} is blocked"
+    elif kind == PieceType.HORSE:
+        if sorted((abs(df), abs(dr))) != [1, 2]:
+            return "a horse moves one point along a rank or file, then one diagonally"
+        leg = frm + (df // 2 if abs(df) == 2 else 9 * (dr // 2))
+        if leg in board:
+            return f"the horse's leg on {SQUARE_NAMES[leg]} is blocked"
+    elif kind in (PieceType.ROOK, PieceType.CANNON):
+        if df and dr:
+            return f"a {name} moves along a rank or file"
+        screens = between()
+        if kind == PieceType.ROOK or own is None:
+            if screens:
+                return f"the {name}'s path is blocked on {SQUARE_NAMES[screens[0]]}"
+        elif own.color != piece.color and len(screens) != 1:
+            return (
+                "a cannon captures by jumping exactly one screen, and there "
+                + ("is none" if not screens else f"are {len(screens)}")
+                + f" between {SQUARE_NAMES[frm]} and {SQUARE_NAMES[to]}"
+            )
+    elif kind == PieceType.PAWN:
+        if forward < 0:
+            return "a pawn never moves backwards"
+        if abs(df) + abs(dr) != 1:
+            return "a pawn moves one point forward, or sideways once across the river"
+        if dr == 0 and (frm // 9 <= 4) == red:
+            return "a pawn moves sideways only after crossing the river"
+    if own is not None and own.color == piece.color:
+        return f"{SQUARE_NAMES[to]} holds {side}'s own piece"
+    return f"the {name} on {SQUARE_NAMES[frm]} cannot move to {SQUARE_NAMES[to]}"
 
 
 def _unpickle(fen: str, moves: list[str]) -> Position:
-    pos = Position(fen)
+    """Read pickles written before subclasses were kept (a FEN and ICCS moves)."""
+    return _restore(Position, fen, moves)
+
+
+def _restore(
+    cls: type[Position],
+    fen: str,
+    moves: list[str],
+    counters: tuple[int, int] | None = None,
+    state: dict[str, Any] | None = None,
+) -> Position:
+    pos = cls.__new__(cls)
+    Position._load(pos, fen)
+    if counters is not None:
+        pos._board.set_counters(*counters)
     for text in moves:
-        pos.push_iccs(text)
+        pos.push(Move.from_iccs(text))
+    if state:
+        pos.__dict__.update(state)
     return pos
 
 
@@ -288,11 +715,18 @@ def generate_legal(position: Position) -> list[Move]:
     A new list of shared Move objects (public squares 0..89); the order is not part
     of the API.
     """
+    if not isinstance(position, Position):
+        raise TypeError(
+            f"generate_legal() takes a Position (Position(fen) for FEN text), "
+            f"got {type(position).__name__}"
+        )
     return position._board.legal_moves(MOVES)
 
 
 def perft(position: Position, depth: int) -> int:
     """Leaf count of the legal move tree of position at depth (same as position.perft())."""
+    if not isinstance(position, Position):
+        raise TypeError(f"perft() takes a Position, got {type(position).__name__}")
     return int(position._board.perft(depth))
 
 

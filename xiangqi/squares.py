@@ -1,4 +1,4 @@
-"""Public square numbers and names.
+"""Public square numbers and names, and SquareSet.
 
 Squares are numbered 0..89 as ``file + 9 * rank``: files a..i run from Red's
 left, ranks 0..9 count from Red's side, so "a0" is 0, "e0" (Red's king) is 4
@@ -6,6 +6,9 @@ and "i9" is 89. These are the coordinates of ICCS move text (``h2e2``).
 """
 
 from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Iterator, Set
 
 FILE_NAMES = "abcdefghi"
 RANK_NAMES = "0123456789"
@@ -16,29 +19,114 @@ _SQUARE_OF_NAME = {name: i for i, name in enumerate(SQUARE_NAMES)}
 
 SQUARES = range(90)
 
+#: Quote at most this many characters of bad input in an error message.
+QUOTE_LIMIT = 200
+
+
+def quote(value: object) -> str:
+    """repr() of bad input for an error message, cut to its first QUOTE_LIMIT characters."""
+    if isinstance(value, (str, bytes)) and len(value) > QUOTE_LIMIT:
+        return f"{value[:QUOTE_LIMIT]!r}... ({len(value)} long)"
+    text = repr(value)
+    return text if len(text) <= 2 * QUOTE_LIMIT else text[: 2 * QUOTE_LIMIT] + "..."
+
+
+def _index(value: object, what: str) -> int:
+    """value as a plain int (operator.index semantics; bools refused), else TypeError."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__}")
+    # int.__int__ gives the real value even from an int subclass whose operators lie.
+    return int.__int__(operator.index(value))  # type: ignore[arg-type]
+
+
+def check_square(value: object) -> int:
+    """A public square number 0..89 as a plain int: TypeError or ValueError otherwise."""
+    sq = _index(value, "square")
+    if not 0 <= sq < 90:
+        raise ValueError(f"square must be in 0..89, got {sq}")
+    return sq
+
 
 def square(file: int, rank: int) -> int:
-    """Square number of a file (0..8, a..i) and rank (0..9, from Red's side)."""
-    if not (0 <= file < 9 and 0 <= rank < 10):
-        raise ValueError(f"file must be 0..8 and rank 0..9, got file {file}, rank {rank}")
-    return file + 9 * rank
+    """Square number (0..89) of a file (0..8, a..i) and rank (0..9, from Red's side)."""
+    f, r = _index(file, "file"), _index(rank, "rank")
+    if not (0 <= f < 9 and 0 <= r < 10):
+        raise ValueError(f"file must be 0..8 and rank 0..9, got file {f}, rank {r}")
+    return f + 9 * r
 
 
 def square_file(sq: int) -> int:
     """File index 0..8 (a..i) of a square number 0..89."""
-    return sq % 9
+    return check_square(sq) % 9
 
 
 def square_rank(sq: int) -> int:
     """Rank index 0..9 (from Red's side) of a square number 0..89."""
-    return sq // 9
+    return check_square(sq) // 9
 
 
 def square_name(sq: int) -> str:
-    """Name ("a0".."i9") of a square number 0..89."""
-    return SQUARE_NAMES[sq]
+    """Name ("a0".."i9") of a square number 0..89; ValueError outside that range."""
+    return SQUARE_NAMES[check_square(sq)]
 
 
-def parse_square(name: str) -> int | None:
-    """Square number 0..89 of a name such as "e0", or None if it names no square."""
-    return _SQUARE_OF_NAME.get(name)
+def parse_square(name: str) -> int:
+    """Square number 0..89 of a name such as "e0" (lower-case ASCII file a..i, rank 0..9).
+
+    Raises ValueError, as python-chess's ``chess.parse_square`` does, for any other
+    text, and TypeError for a non-str.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"square name must be a str, got {type(name).__name__}")
+    found = _SQUARE_OF_NAME.get(name)
+    if found is None:
+        raise ValueError(f"expected a square name a0..i9, got {quote(name)}")
+    return found
+
+
+class SquareSet(Set[int]):
+    """An immutable set of public squares (0..89), iterated in ascending order.
+
+    Like python-chess's SquareSet, it is backed by a bit mask (bit i = square i,
+    ``int(s)`` gives it) and supports ``in``, ``len``, iteration and the set
+    operators; it compares equal to any set-like holding the same squares.
+    """
+
+    __slots__ = ("_mask",)
+
+    def __init__(self, squares: Iterable[int] | int = 0) -> None:
+        if isinstance(squares, int) and not isinstance(squares, bool):
+            if not 0 <= squares < 1 << 90:
+                raise ValueError(f"square mask must fit in 90 bits, got {squares}")
+            self._mask = squares
+        else:
+            mask = 0
+            for sq in squares:  # type: ignore[union-attr]
+                mask |= 1 << check_square(sq)
+            self._mask = mask
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[int]) -> SquareSet:  # type: ignore[override]
+        return cls(it)
+
+    def __contains__(self, sq: object) -> bool:
+        return isinstance(sq, int) and 0 <= sq < 90 and bool(self._mask >> sq & 1)
+
+    def __iter__(self) -> Iterator[int]:
+        mask = self._mask
+        while mask:
+            low = mask & -mask
+            yield low.bit_length() - 1
+            mask ^= low
+
+    def __len__(self) -> int:
+        return bin(self._mask).count("1")
+
+    def __int__(self) -> int:
+        return self._mask
+
+    def __hash__(self) -> int:
+        return hash(self._mask)
+
+    def __repr__(self) -> str:
+        return f"SquareSet({[SQUARE_NAMES[sq] for sq in self]})"

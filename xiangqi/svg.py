@@ -1,39 +1,47 @@
-"""SVG pictures of a position: grid, river, palaces, pieces as labelled discs, the last move.
+"""SVG pictures of a position: grid, river, palaces, pieces, last move, arrows, fills.
 
 Squares are public numbers 0..89 (file + 9 * rank, files a..i from Red's left, ranks 0..9 from
-Red's side). Red is at the bottom unless flipped. Every piece is a ``<g>`` whose class attribute
-reads "piece", its color and its kind (e.g. ``class="piece red rook"``), so styles and tests can
-find them; the last move is drawn as two highlighted points (class "lastmove") and an arrow (class
-"arrow").
+Red's side). Red is at the bottom unless ``orientation=BLACK`` (or ``flipped=True``).
+
+The Chinese characters (pieces and the river's 楚河 汉界) are drawn as glyph outlines embedded
+in the picture (from Noto Serif CJK, SIL Open Font License; see xiangqi/_glyphs_OFL.txt), so
+the board looks the same on a machine with no CJK font. Every piece is a ``<g>`` whose class
+attribute reads "piece", its color and its kind (e.g. ``class="piece red rook"``) and whose
+``<title>`` names it ("red rook a0 俥"), so styles, screen readers and tests can find it.
+
+``board()`` returns an :class:`SvgWrapper`, a str that notebooks (Jupyter, IPython) show as a
+picture, as python-chess's ``chess.svg.board`` does.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, NamedTuple, Union
+from xml.sax.saxutils import quoteattr
 
+from ._glyphs import GLYPHS, UNITS_PER_EM
 from .display import piece_character
 from .move import Move
-from .pieces import Color
-from .squares import FILE_NAMES, SQUARE_NAMES
+from .pieces import Color, Piece
+from .squares import FILE_NAMES, SQUARE_NAMES, check_square, parse_square, quote
 
 if TYPE_CHECKING:
     from .position import Position
 
-__all__ = ["board"]
+__all__ = ["Arrow", "SvgWrapper", "board"]
 
 CELL = 50  # distance between two neighbouring points
 MARGIN = 50  # from the edge of the picture to the outer lines, room for coordinates
 WIDTH = 2 * MARGIN + 8 * CELL
 HEIGHT = 2 * MARGIN + 9 * CELL
 RADIUS = 22  # of a piece disc
+GLYPH_SIZE = 30  # pixels per em of a piece character
+RIVER_SIZE = 30  # pixels per em of the river characters
+MAX_SIZE = 20_000  # the widest picture board() draws, in pixels
 
-#: Fonts tried for the Chinese characters, in order: brush (kai) styles first.
-FONT_FAMILY = (
-    "'KaiTi', 'STKaiti', 'Noto Serif CJK SC', 'Noto Sans CJK SC', "
-    "'WenQuanYi Micro Hei', 'Microsoft YaHei', serif"
-)
-_COLORS = {
+#: Default colors; board(colors=...) overrides any of them by key.
+COLORS: dict[str, str] = {
     "board": "#f0d9a8",
     "line": "#6b4423",
     "red": "#c0221f",
@@ -41,7 +49,71 @@ _COLORS = {
     "disc": "#fbf1dc",
     "lastmove": "#5bbf5b",
     "check": "#e8412c",
+    "arrow": "#2f7fd0",
+    "square": "#2f7fd0",
 }
+
+_GLYPH_IDS = {ch: f"xiangqi-glyph-{ord(ch):x}" for ch in GLYPHS}
+
+
+class SvgWrapper(str):
+    """SVG text that notebooks render as a picture (it has ``_repr_svg_``)."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+class Arrow(NamedTuple):
+    """An arrow from tail to head (public squares 0..89) in a CSS color."""
+
+    tail: int
+    head: int
+    color: str = COLORS["arrow"]
+
+
+SquareLike = Union[int, str]
+ArrowLike = Union[Arrow, tuple[SquareLike, SquareLike], tuple[SquareLike, SquareLike, str]]
+
+
+def _square(value: object, what: str) -> int:
+    """A square given as a number 0..89 or a name such as "e0"."""
+    if isinstance(value, str):
+        return parse_square(value)
+    try:
+        return check_square(value)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be a square number 0..89 or a name such as 'e0', "
+            f"got {type(value).__name__}"
+        ) from None
+
+
+def _color(value: object, what: str) -> str:
+    """A CSS color text, escaped later as an attribute; only its type and length checked."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str (a CSS color), got {type(value).__name__}")
+    if not 0 < len(value) <= 100:
+        raise ValueError(f"{what} must be a CSS color of 1..100 characters, got {quote(value)}")
+    _xml_text(value, what)
+    return value
+
+
+def _xml_text(value: str, what: str) -> None:
+    """Refuse characters XML 1.0 cannot carry, even escaped (most control characters)."""
+    for ch in value:
+        if (
+            (ord(ch) < 32 and ch not in "\t\n\r")
+            or ch in "\ufffe\uffff"
+            or "\ud800" <= ch <= "\udfff"
+        ):
+            raise ValueError(f"{what} holds a character XML cannot carry: {quote(value)}")
+
+
+def _attr(value: object) -> str:
+    """An XML attribute value with its quotes, escaped (&, <, >, quotes)."""
+    return quoteattr(str(value))
 
 
 def _point(square: int, flipped: bool) -> tuple[int, int]:
@@ -56,12 +128,21 @@ def _line(x1: int, y1: int, x2: int, y2: int) -> str:
     return f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>'
 
 
-def _grid() -> list[str]:
+def _glyph(ch: str, x: float, y: float, size: float, ink: str) -> str:
+    """A <use> of a character's outline, centred on (x, y), size pixels per em."""
+    scale = size / UNITS_PER_EM
+    return (
+        f'<use xlink:href="#{_GLYPH_IDS[ch]}" href="#{_GLYPH_IDS[ch]}" '
+        f'transform="translate({x:g},{y:g}) scale({scale:g})" fill={_attr(ink)}/>'
+    )
+
+
+def _grid(colors: Mapping[str, str]) -> list[str]:
     """Rank lines, file lines broken at the river, and the palace diagonals (same if flipped)."""
     left, right = MARGIN, MARGIN + 8 * CELL
     top, bottom = MARGIN, MARGIN + 9 * CELL
     river_top, river_bottom = MARGIN + 4 * CELL, MARGIN + 5 * CELL
-    parts = [f'<g class="grid" stroke="{_COLORS["line"]}" stroke-width="1.5" fill="none">']
+    parts = [f'<g class="grid" stroke={_attr(colors["line"])} stroke-width="1.5" fill="none">']
     parts += [_line(left, MARGIN + r * CELL, right, MARGIN + r * CELL) for r in range(10)]
     parts += [_line(left, top, left, bottom), _line(right, top, right, bottom)]
     for f in range(1, 8):
@@ -79,20 +160,19 @@ def _grid() -> list[str]:
     return parts
 
 
-def _river(fonts: str) -> list[str]:
-    y = MARGIN + 4 * CELL + CELL // 2 + 9
-    style = f'font-family="{fonts}" font-size="26" fill="{_COLORS["line"]}" text-anchor="middle"'
-    return [
-        f'<g class="river" {style}>',
-        f'<text x="{MARGIN + 2 * CELL}" y="{y}">楚　河</text>',
-        f'<text x="{MARGIN + 6 * CELL}" y="{y}">汉　界</text>',
-        "</g>",
-    ]
+def _river(colors: Mapping[str, str]) -> list[str]:
+    """楚河 on the left half and 汉界 on the right, as outlines, with a text title."""
+    y = MARGIN + 4 * CELL + CELL / 2
+    parts = ['<g class="river"><title>楚河 汉界</title>']
+    for ch, file in zip("楚河汉界", (1.4, 2.6, 5.4, 6.6)):
+        parts.append(_glyph(ch, MARGIN + file * CELL, y, RIVER_SIZE, colors["line"]))
+    parts.append("</g>")
+    return parts
 
 
-def _coordinates(flipped: bool) -> list[str]:
+def _coordinates(flipped: bool, colors: Mapping[str, str]) -> list[str]:
     """File letters below and above the board, rank numbers on both sides."""
-    style = f'font-family="sans-serif" font-size="14" fill="{_COLORS["line"]}"'
+    style = f'font-family="sans-serif" font-size="14" fill={_attr(colors["line"])}'
     parts = [f'<g class="coordinates" {style} text-anchor="middle">']
     for file in range(9):
         x, _ = _point(file, flipped)
@@ -106,10 +186,24 @@ def _coordinates(flipped: bool) -> list[str]:
     return parts
 
 
-def _lastmove(move: Move, flipped: bool) -> tuple[list[str], list[str]]:
-    """Highlighted points and an arrow from one to the other, both drawn under the pieces."""
+def _fills(fill: Mapping[int, str], flipped: bool) -> list[str]:
+    """A colored square behind each filled point."""
     half = CELL // 2 - 2
-    marks = [f'<g class="lastmove" fill="{_COLORS["lastmove"]}" fill-opacity="0.45">']
+    parts = ['<g class="fill" fill-opacity="0.5">']
+    for square, color in sorted(fill.items()):
+        x, y = _point(square, flipped)
+        parts.append(
+            f'<rect x="{x - half}" y="{y - half}" width="{2 * half}" height="{2 * half}" '
+            f"fill={_attr(color)}><title>{SQUARE_NAMES[square]}</title></rect>"
+        )
+    parts.append("</g>")
+    return parts
+
+
+def _lastmove(move: Move, flipped: bool, colors: Mapping[str, str]) -> list[str]:
+    """The last move's two points, highlighted under the pieces."""
+    half = CELL // 2 - 2
+    marks = [f'<g class="lastmove" fill={_attr(colors["lastmove"])} fill-opacity="0.45">']
     for square in (move.from_square, move.to_square):
         x, y = _point(square, flipped)
         marks.append(
@@ -117,85 +211,215 @@ def _lastmove(move: Move, flipped: bool) -> tuple[list[str], list[str]]:
             f"<title>{SQUARE_NAMES[square]}</title></rect>"
         )
     marks.append("</g>")
-    (x1, y1), (x2, y2) = _point(move.from_square, flipped), _point(move.to_square, flipped)
+    return marks
+
+
+def _arrow(tail: int, head: int, color: str, flipped: bool, css_class: str) -> str:
+    """A line with a triangular head ending just outside the target's disc."""
+    (x1, y1), (x2, y2) = _point(tail, flipped), _point(head, flipped)
+    if tail == head:  # python-chess draws an arrow to its own square as a ring
+        return (
+            f'<circle class={_attr(css_class)} cx="{x1}" cy="{y1}" r="{RADIUS + 3}" fill="none" '
+            f'stroke={_attr(color)} stroke-width="4" stroke-opacity="0.8"/>'
+        )
     length = math.hypot(x2 - x1, y2 - y1)
-    stop = (length - RADIUS - 6) / length  # the head ends just outside the target's disc
-    x2, y2 = round(x1 + (x2 - x1) * stop), round(y1 + (y2 - y1) * stop)
-    arrow = [
-        f'<line class="arrow" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
-        f'stroke="{_COLORS["lastmove"]}" stroke-width="6" stroke-opacity="0.7" '
-        'stroke-linecap="round" marker-end="url(#arrowhead)"/>'
-    ]
-    return marks, arrow
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    stop = length - RADIUS + 4  # where the head's tip ends
+    tip_x, tip_y = x1 + ux * stop, y1 + uy * stop
+    base_x, base_y = tip_x - ux * 16, tip_y - uy * 16
+    left = (base_x - uy * 10, base_y + ux * 10)
+    right = (base_x + uy * 10, base_y - ux * 10)
+    head_path = (
+        f"M{tip_x:.1f},{tip_y:.1f} L{left[0]:.1f},{left[1]:.1f} L{right[0]:.1f},{right[1]:.1f} Z"
+    )
+    return (
+        f"<g class={_attr(css_class)} fill={_attr(color)} stroke={_attr(color)} "
+        f'opacity="0.75"><title>{SQUARE_NAMES[tail]}{SQUARE_NAMES[head]}</title>'
+        f'<line x1="{x1}" y1="{y1}" x2="{base_x:.1f}" y2="{base_y:.1f}" stroke-width="7" '
+        f'stroke-linecap="round"/><path d="{head_path}" stroke="none"/></g>'
+    )
 
 
-def _pieces(pos: Position, flipped: bool, fonts: str) -> list[str]:
-    parts = [f'<g class="pieces" font-family="{fonts}" font-size="28" text-anchor="middle">']
-    for square, piece in sorted(pos.piece_map().items()):
+def _pieces(pieces: dict[int, Piece], flipped: bool, colors: Mapping[str, str]) -> list[str]:
+    parts = ['<g class="pieces">']
+    for square, piece in sorted(pieces.items()):
         x, y = _point(square, flipped)
         color = "red" if piece.color == Color.RED else "black"
-        ink = _COLORS[color]
+        ink = colors[color]
         kind = piece.piece_type.name.lower()
+        ch = piece_character(piece)
         parts.append(
             f'<g class="piece {color} {kind}" transform="translate({x},{y})">'
-            f"<title>{color} {kind} {SQUARE_NAMES[square]}</title>"
-            f'<circle r="{RADIUS}" fill="{_COLORS["disc"]}" stroke="{ink}" stroke-width="2.5"/>'
-            f'<circle r="{RADIUS - 4}" fill="none" stroke="{ink}" stroke-width="1"/>'
-            f'<text y="10" fill="{ink}">{piece_character(piece)}</text>'
+            f"<title>{color} {kind} {SQUARE_NAMES[square]} {ch}</title>"
+            f'<circle r="{RADIUS}" fill={_attr(colors["disc"])} stroke={_attr(ink)} '
+            'stroke-width="2.5"/>'
+            f'<circle r="{RADIUS - 4}" fill="none" stroke={_attr(ink)} stroke-width="1"/>'
+            f"{_glyph(ch, 0, 0, GLYPH_SIZE, ink)}"
             "</g>"
         )
     parts.append("</g>")
     return parts
 
 
-def _check(pos: Position, flipped: bool) -> list[str]:
-    if not pos.is_check():
+def _check(square: int | None, flipped: bool, colors: Mapping[str, str]) -> list[str]:
+    if square is None:
         return []
-    x, y = _point(pos.king(pos.turn), flipped)
+    x, y = _point(square, flipped)
     return [
         f'<circle class="check" cx="{x}" cy="{y}" r="{RADIUS + 5}" fill="none" '
-        f'stroke="{_COLORS["check"]}" stroke-width="4"/>'
+        f'stroke={_attr(colors["check"])} stroke-width="4"/>'
     ]
+
+
+def _read_move(value: object) -> Move:
+    if isinstance(value, Move):
+        return value
+    if isinstance(value, str):
+        return Move.from_iccs(value)
+    raise TypeError(
+        f"lastmove must be a Move, ICCS text such as 'h2e2' or None, got {type(value).__name__}"
+    )
+
+
+def _read_arrow(value: object) -> Arrow:
+    if isinstance(value, Move):
+        return Arrow(value.from_square, value.to_square)
+    if isinstance(value, str):
+        move = Move.from_iccs(value)
+        return Arrow(move.from_square, move.to_square)
+    if not isinstance(value, tuple) or len(value) not in (2, 3):
+        raise TypeError(
+            "each arrow must be an Arrow, a Move, ICCS text or a (tail, head[, color]) tuple, "
+            f"got {type(value).__name__}"
+        )
+    color = _color(value[2], "arrow color") if len(value) == 3 else COLORS["arrow"]
+    return Arrow(_square(value[0], "arrow tail"), _square(value[1], "arrow head"), color)
 
 
 def board(
-    pos: Position,
-    lastmove: Move | None = None,
+    pos: Position | None = None,
+    lastmove: Move | str | None = None,
     flipped: bool = False,
     *,
+    orientation: Color | None = None,
+    arrows: Iterable[ArrowLike | Move | str] = (),
+    fill: Mapping[SquareLike, str] | None = None,
+    squares: Iterable[SquareLike] = (),
+    check: SquareLike | None = None,
     size: int | None = None,
     coordinates: bool = True,
-    font_family: str = FONT_FAMILY,
-) -> str:
-    """An SVG image (a str) of pos: Red at the bottom, or Black with flipped=True.
+    colors: Mapping[str, str] | None = None,
+    font_family: str | None = None,
+) -> SvgWrapper:
+    """An SVG picture of pos (an SvgWrapper: a str that notebooks show as a picture).
 
-    lastmove, if given, is highlighted on its two points and drawn as an arrow. A king in check
-    gets a red ring. size sets the width in pixels (the height follows); coordinates=False
-    leaves out the file letters and rank numbers; font_family is the CSS font list for the
-    Chinese characters (renderers that take only the first name, such as cairosvg, need an
-    installed CJK font named first).
+    - pos: the Position to draw; None draws the empty board.
+
+    - lastmove: a Move or ICCS text ("h2e2"); its two points are highlighted.
+    - orientation: the side drawn at the bottom (RED by default); flipped=True is the
+      same as orientation=BLACK.
+    - arrows: Arrow(tail, head, color), (tail, head) or (tail, head, color) tuples, Moves or
+      ICCS text; squares as numbers 0..89 or names. An arrow to its own square is a ring.
+    - fill: {square: CSS color} paints squares; squares: points marked with a ring.
+    - check: the point to ring as in check; by default the side to move's king when in check.
+    - size: width in pixels, 1..20000 (the height follows); coordinates=False leaves out
+      the file letters and rank numbers; colors: overrides of COLORS by key.
+    - font_family: the font of the coordinates (the Chinese characters are outlines).
+
+    Every value is escaped before it reaches an attribute. Wrong types raise TypeError,
+    bad values a ValueError (InvalidMoveError for bad ICCS text).
     """
-    fonts = font_family.replace('"', "'")
+    from .position import Position
+
+    if pos is not None and not isinstance(pos, Position):
+        raise TypeError(f"board() takes a Position or None, got {type(pos).__name__}")
+    pieces = pos.piece_map() if pos is not None else {}
+    move = _read_move(lastmove) if lastmove is not None else None
+    if orientation is not None:
+        if isinstance(orientation, bool) or orientation not in (Color.RED, Color.BLACK):
+            raise TypeError(f"orientation must be RED or BLACK, got {orientation!r}")
+        flipped = Color(orientation) == Color.BLACK
+    elif not isinstance(flipped, (bool, int)):
+        raise TypeError(f"flipped must be a bool, got {type(flipped).__name__}")
+    flipped = bool(flipped)
+    palette = dict(COLORS)
+    if colors is not None:
+        if not isinstance(colors, Mapping):
+            raise TypeError(f"colors must be a mapping, got {type(colors).__name__}")
+        for key, value in colors.items():
+            if key not in COLORS:
+                raise ValueError(
+                    f"unknown color key {quote(key)}, expected one of {sorted(COLORS)}"
+                )
+            palette[key] = _color(value, f"colors[{key!r}]")
+    if size is not None:
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise TypeError(f"size must be an int (pixels), got {type(size).__name__}")
+        if not 1 <= size <= MAX_SIZE:
+            raise ValueError(f"size must be 1..{MAX_SIZE} pixels, got {size}")
+    coordinate_font = "sans-serif" if font_family is None else font_family
+    if not isinstance(coordinate_font, str):
+        raise TypeError(f"font_family must be a str, got {type(coordinate_font).__name__}")
+    if len(coordinate_font) > 200:
+        raise ValueError(f"font_family must be at most 200 characters, got {len(coordinate_font)}")
+    _xml_text(coordinate_font, "font_family")
+    if isinstance(arrows, (str, Move)):
+        arrows = [arrows]
+    if fill is not None and not isinstance(fill, Mapping):
+        raise TypeError(f"fill must be a mapping of squares to colors, got {type(fill).__name__}")
+    if not isinstance(arrows, Iterable):
+        raise TypeError(f"arrows must be an iterable, got {type(arrows).__name__}")
+    if not isinstance(squares, Iterable) or isinstance(squares, (str, bytes)):
+        raise TypeError(f"squares must be an iterable of squares, got {type(squares).__name__}")
+    arrow_list = [_read_arrow(a) for a in arrows]
+    fills = {_square(sq, "fill square"): _color(c, "fill color") for sq, c in (fill or {}).items()}
+    marked = sorted({_square(sq, "marked square") for sq in squares})
+    if check is None:
+        in_check = pos is not None and pos.is_check()
+        check_square_ = pos.king(pos.turn) if pos is not None and in_check else None
+    else:
+        check_square_ = _square(check, "check")
+
     width = size if size is not None else WIDTH
     height = round(width * HEIGHT / WIDTH)
+    used = {piece_character(p) for p in pieces.values()} | set("楚河汉界")
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="xiangqi-board" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{width}" height="{height}">',
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        f'version="1.1" class="xiangqi-board" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'width="{width}" height="{height}">',
         "<defs>",
-        '<marker id="arrowhead" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" '
-        f'markerHeight="3" orient="auto"><path d="M0,0 L10,5 L0,10 z" '
-        f'fill="{_COLORS["lastmove"]}"/></marker>',
-        "</defs>",
-        f'<rect class="background" width="{WIDTH}" height="{HEIGHT}" fill="{_COLORS["board"]}"/>',
     ]
-    parts += _grid()
-    parts += _river(fonts)
+    parts += [f'<path id="{_GLYPH_IDS[ch]}" d="{GLYPHS[ch]}"/>' for ch in sorted(used)]
+    parts += [
+        "</defs>",
+        f'<rect class="background" width="{WIDTH}" height="{HEIGHT}" '
+        f"fill={_attr(palette['board'])}/>",
+    ]
+    parts += _grid(palette)
+    parts += _river(palette)
     if coordinates:
-        parts += _coordinates(flipped)
-    marks, arrow = _lastmove(lastmove, flipped) if lastmove is not None else ([], [])
-    parts += marks
-    parts += arrow
-    parts += _check(pos, flipped)
-    parts += _pieces(pos, flipped, fonts)
+        coords = _coordinates(flipped, palette)
+        coords[0] = coords[0].replace(
+            'font-family="sans-serif"', f"font-family={_attr(coordinate_font)}"
+        )
+        parts += coords
+    if fills:
+        parts += _fills(fills, flipped)
+    if move is not None:
+        parts += _lastmove(move, flipped, palette)
+    parts += _check(check_square_, flipped, palette)
+    parts += _pieces(pieces, flipped, palette)
+    for sq in marked:
+        x, y = _point(sq, flipped)
+        parts.append(
+            f'<circle class="square" cx="{x}" cy="{y}" r="8" fill={_attr(palette["square"])} '
+            'fill-opacity="0.8"/>'
+        )
+    if move is not None:
+        parts.append(
+            _arrow(move.from_square, move.to_square, palette["lastmove"], flipped, "arrow lastmove")
+        )
+    for arrow in arrow_list:
+        parts.append(_arrow(arrow.tail, arrow.head, arrow.color, flipped, "arrow"))
     parts.append("</svg>")
-    return "\n".join(parts)
+    return SvgWrapper("\n".join(parts))

@@ -21,8 +21,9 @@
 # flat index is the view square. 0..6 the mover's king, advisors, elephants,
 # horses, rooks, cannons, pawns (1 where one stands); 7..13 the opponent's, same
 # order; 14 repetition count (every entry: how many times this position occurred
-# earlier since the last capture, saturating at 255); 15 no-capture clock (every
-# entry: plies since the last capture, saturating at 255); then, for history=k,
+# earlier since the last capture, saturating at 255; the game-end history's count,
+# rules.pxd count_occurrences - 1); 15 no-capture clock (every entry: plies since the
+# last capture, saturating at 255); then, for history=k,
 # k blocks of 14 piece planes for the positions 1..k plies earlier (same view as
 # the current one; zeros before the first recorded position).
 #
@@ -31,6 +32,17 @@
 from libc.string cimport memset
 
 from xiangqi.core.movegen cimport generate_legal_moves
+from xiangqi.core.rules cimport (
+    RULING_DRAW,
+    RULING_LOSS_CHASE,
+    RULING_LOSS_CHECK,
+    RULING_NONE,
+    PlyRecord,
+    count_occurrences,
+    insufficient_material,
+    judge_repetition,
+    move_rule_reached,
+)
 from xiangqi.core.state cimport MAX_MOVES, BoardState
 
 
@@ -41,14 +53,16 @@ cdef enum:
     REPETITION_PLANE = 14
     NO_CAPTURE_PLANE = 15
     NO_CAPTURE_LIMIT = 120      # plies without a capture that draw the game (60 moves each)
+    REPETITIONS = 3             # occurrences of a position that rule on a repetition
     PLANE_SIZE = 90
 
-# What judge_end says about a game after a move.
+# What judge_end says about a game after a move ("the mover" made that move).
 cdef enum:
     ONGOING = 0
-    MOVER_WINS = 1              # the opponent has no legal move (checkmate or stalemate)
-    DRAW = 2                    # the no-capture rule
-    TRUNCATED = 3               # max_plies reached with the game undecided
+    MOVER_WINS = 1              # the opponent has no legal move, or checked/chased perpetually
+    MOVER_LOSES = 2             # the mover checked or chased perpetually
+    DRAW = 3                    # insufficient material, repetition, the move rule
+    TRUNCATED = 4               # max_plies reached with the game undecided
 
 # The tables live in verbatim C so this room owns them; init_rl_tables() fills them
 # once at import, from geometry, and they are read-only after.
@@ -66,8 +80,6 @@ cdef extern from *:
     static unsigned char xq_rl_sq_of_view[2][90];
     /* [mover][piece id] -> piece plane 0..13, 255 for ids that are no piece */
     static unsigned char xq_rl_plane_of[2][48];
-    /* [piece plane as Red sees it][16x16 square] -> hash key; [14][0] is Black to move */
-    static unsigned long long xq_rl_keys[15][256];
     """
     short ACTION_OF "xq_rl_action_of"[8100]
     short ACTION_CODE "xq_rl_action_code"[2086]
@@ -75,7 +87,6 @@ cdef extern from *:
     unsigned char VIEW_OF "xq_rl_view_of"[2][256]
     unsigned char SQ_OF_VIEW "xq_rl_sq_of_view"[2][90]
     unsigned char PLANE_OF "xq_rl_plane_of"[2][48]
-    unsigned long long KEYS "xq_rl_keys"[15][256]
 
 
 cdef inline bint elephant_point(int view) noexcept nogil:
@@ -106,22 +117,12 @@ cdef inline int piece_can_go(int frm, int to) noexcept nogil:
     return 0
 
 
-cdef inline unsigned long long splitmix64(unsigned long long* state) noexcept nogil:
-    cdef unsigned long long z
-    state[0] += 0x9E3779B97F4A7C15ULL
-    z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
 cdef inline int init_rl_tables() noexcept nogil:
     # Fills every table; returns the number of actions found (NUM_ACTIONS when right).
-    cdef int frm, to, a, count = 0, mover, view, public, pc, mf, mt, k, sq
+    cdef int frm, to, a, count = 0, mover, view, public, pc, mf, mt, sq
     # Slot (piece id & 15) -> KING..PAWN, the slot order of _core.pxd.
     cdef int slot_type[16]
     slot_type[:] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6, 6, 6]
-    cdef unsigned long long seed = 0x5852514C  # fixed: keys are the same in every process
     for frm in range(90):
         for to in range(90):
             ACTION_OF[frm * 90 + to] = -1
@@ -149,9 +150,6 @@ cdef inline int init_rl_tables() noexcept nogil:
             PLANE_OF[mover][pc] = 255
             if pc >= 16:
                 PLANE_OF[mover][pc] = slot_type[pc & 15] + (0 if (pc >> 4) - 1 == mover else 7)
-    for k in range(15):
-        for sq in range(256):
-            KEYS[k][sq] = splitmix64(&seed)
     return count
 
 
@@ -164,28 +162,6 @@ cdef inline int action_to_move(int a, int mover) noexcept nogil:
     # Action index (0..NUM_ACTIONS-1, trusted) of the mover -> core move.
     cdef int code = ACTION_CODE[a]
     return SQ_OF_VIEW[mover][code // 90] | (SQ_OF_VIEW[mover][code % 90] << 8)
-
-
-cdef inline unsigned long long position_key(const BoardState* b) noexcept nogil:
-    # Zobrist-style key of the pieces (by kind and colour, not by slot) and the side to
-    # move. Used only for the repetition plane until the game-end rulings' keys arrive.
-    cdef unsigned long long h = KEYS[14][0] if b.side else 0
-    cdef int pc, sq
-    for pc in range(16, 48):
-        sq = b.piece_square[pc]
-        if sq:
-            h ^= KEYS[PLANE_OF[0][pc]][sq]
-    return h
-
-
-cdef inline unsigned long long key_change(const BoardState* b, int mv) noexcept nogil:
-    # position_key(after mv) ^ position_key(before mv), for mv about to be played on b.
-    cdef int frm = mv & 255, to = mv >> 8
-    cdef int pc = b.squares[frm], cap = b.squares[to]
-    cdef unsigned long long h = KEYS[14][0] ^ KEYS[PLANE_OF[0][pc]][frm] ^ KEYS[PLANE_OF[0][pc]][to]
-    if cap:
-        h ^= KEYS[PLANE_OF[0][cap]][to]
-    return h
 
 
 cdef inline void write_piece_planes(const BoardState* b, int mover,
@@ -233,14 +209,38 @@ cdef inline int legal_actions(BoardState* b, short* actions) noexcept nogil:
     return n
 
 
-cdef inline int judge_end(int legal_count, int plies, int max_plies, int no_capture) noexcept nogil:
-    # The one place that decides how the vectorised environment's game stands after a
-    # move (legal_count is the new mover's number of legal moves). Repetition and
-    # perpetual check/chase are not judged here yet: they await the game-end rulings.
+cdef inline int judge_end(BoardState* b, const PlyRecord* plies, int n, int legal_count,
+                          int occurrences, int max_plies) noexcept nogil:
+    # The one place that decides how a vectorised game stands after a move: b is the
+    # position, plies[0..n] its history (plies[n] describes b), legal_count the new
+    # mover's legal moves, occurrences count_occurrences(plies, n). The order and the
+    # rulings are those of rules.pxd's outcome_code (Position.outcome()), reusing the
+    # legal moves and occurrence count the step has already computed.
+    cdef int ruling = RULING_NONE
     if legal_count == 0:
         return MOVER_WINS           # checkmate and stalemate both lose for the side to move
-    if no_capture >= NO_CAPTURE_LIMIT:
+    if insufficient_material(b.piece_square):
         return DRAW
-    if plies >= max_plies:
+    if occurrences >= REPETITIONS:
+        ruling = judge_repetition(b.squares, b.side, plies, n, REPETITIONS)
+        if ruling == RULING_DRAW:
+            return DRAW
+        if ruling == RULING_LOSS_CHECK or ruling == RULING_LOSS_CHASE:
+            return MOVER_WINS       # the side to move broke the rule
+        if ruling != RULING_NONE:
+            return MOVER_LOSES      # the mover checked or chased perpetually
+    if move_rule_reached(plies, n, NO_CAPTURE_LIMIT):
+        return DRAW
+    if n >= max_plies:
         return TRUNCATED
     return ONGOING
+
+
+cdef inline unsigned long long splitmix_next(unsigned long long* state) noexcept nogil:
+    # The next output of a SplitMix64 stream (seeds the sampler's streams).
+    cdef unsigned long long z
+    state[0] += 0x9E3779B97F4A7C15ULL
+    z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)

@@ -4,7 +4,9 @@ Agents ``player_0`` (Red) and ``player_1`` (Black). ``observe(agent)`` returns
 ``{"observation": uint8 (16 + 14 * history, 10, 9) planes from that agent's view,
 "action_mask": int8 (2086,)}`` (the mask is all zeros when it is not the agent's
 turn); see xiangqi.rl.planes and xiangqi.rl.actions. Rewards are +1/-1 when a game
-is won and lost, 0 for a draw; the game is truncated at ``max_plies`` plies.
+is won and lost, 0 for a draw, judged by ``Position.outcome()`` (the game-end rulings
+of xiangqi.rules: perpetual check and chase lose, repetition and the move rule draw);
+the game is truncated at ``max_plies`` plies.
 ``render_mode="ansi"`` returns the Unicode board. ``fen`` sets the position every
 game starts from (the start position by default; Black to move gives player_1 the
 first turn). ``history=k`` adds k earlier positions to the planes.
@@ -33,22 +35,19 @@ from ..position import Position
 from .actions import NUM_ACTIONS, action_to_move
 from .planes import num_planes
 
-#: Plies without a capture after which the game is drawn (60 moves each).
-NO_CAPTURE_LIMIT = 120
-
 
 def judge(position: Position) -> tuple[bool, Color | None]:
     """(game over?, winner or None) of position: the one place this env judges the end.
 
-    The side to move with no legal move loses (checkmate and stalemate alike);
-    NO_CAPTURE_LIMIT plies without a capture draw. Repetition and perpetual
-    check/chase are not judged yet.
+    ``Position.outcome()`` with its defaults (see xiangqi.rules): no legal move loses
+    (checkmate and stalemate alike), insufficient material draws, the third occurrence
+    of a position rules on the repetition (perpetual check or chase loses, otherwise a
+    draw), 120 plies without a capture draw.
     """
-    if not position.has_legal_moves():
-        return True, ~position.turn
-    if position.halfmove_clock >= NO_CAPTURE_LIMIT:
-        return True, None
-    return False, None
+    outcome = position.outcome()
+    if outcome is None:
+        return False, None
+    return True, outcome.winner
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -9,7 +9,8 @@ plane        contents
 0..6         the mover's king, advisors, elephants, horses, rooks, cannons, pawns
 7..13        the opponent's pieces, same order
 14           repetition count: every entry holds how often this position occurred
-             earlier since the last capture (0 the first time), saturating at 255
+             earlier since the last capture (0 the first time; the game-end history's
+             count, as Position.is_repetition() sees it), saturating at 255
 15           no-capture clock: every entry holds the plies since the last capture
              (the Position's halfmove clock), saturating at 255
 16 + 14j..   with ``history=k``, for j = 0..k-1: the 14 piece planes of the

@@ -3,7 +3,8 @@
 Arrays have the environment index first. Observations are uint8 planes
 (N, 16, 10, 9) as in xiangqi.rl.planes (history planes are not offered here);
 masks are bool (N, 2086) over xiangqi.rl.actions; rewards float32 (N,) are from
-the point of view of the side that just moved (+1 it won, 0 otherwise);
+the point of view of the side that just moved (+1 it won, -1 it lost by a
+perpetual check or chase, 0 otherwise);
 terminations and truncations bool (N,).
 
 The returned arrays are read-only views of the environment's own buffers and are
@@ -44,11 +45,13 @@ class VectorEnv:
     """num_envs games from the start position, stepped in C without the GIL.
 
     ``step(actions)`` plays actions[i] (an action index, see xiangqi.rl.actions) in
-    game i, judges the game end (checkmate or stalemate: the mover wins; 120 plies
-    without a capture: draw; ``max_plies`` plies: truncation), and writes the new
-    planes and masks. A finished game restarts at once: the observation and mask
-    returned for it are the new game's, the reward, termination and truncation the
-    finished one's. Repetition and perpetual check/chase are not judged yet.
+    game i, judges the game end with the rulings of ``Position.outcome()`` (see
+    xiangqi.rules: no legal move loses, insufficient material draws, the third
+    occurrence of a position rules on the repetition, perpetual check or chase
+    losing, 120 plies without a capture draw) and then ``max_plies`` (truncation),
+    and writes the new planes and masks. A finished game restarts at once: the
+    observation and mask returned for it are the new game's, the reward,
+    termination and truncation the finished one's.
 
     Every game starts from ``fen`` (the start position by default) with its ply and
     no-capture counters at 0. ``seed`` seeds the streams of ``sample_legal()``.

@@ -1,0 +1,255 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# Room: queries for the Python API (attackers, checkers, pins), worked back from the
+# target point. Not on any hot path; written for clarity over speed.
+#
+# Map (one line per function):
+#   slot_kind(pc) -> kind              piece id -> king..pawn (0..6)             [queries]
+#   is_kind(pc, side, kind)            is pc side's piece of that kind           [queries]
+#   in_palace(sq, side), on_own_half   zones by row/column arithmetic            [queries]
+#   attackers_of(board, side, q, out)  side's pieces attacking q -> count        [queries]
+#   find_king(board, side)             16x16 square of side's king, 0 if none    [queries]
+#   pin_mask(board, p, mask)           where the piece on p may stand -> pinned? [queries]
+#
+# Every routine reads only the 16x16 board array (`squares[256]` of the board state:
+# piece id 16 + 16 * side + slot, 0 empty, 0xFF off the board), so this room needs no
+# tables of its own and no other room: zones come from row/column arithmetic.
+# Legend: sq/q (16x16 index), pc (piece id), side (0 Red, 1 Black), d (step).
+#
+# Definitions (the public docs in xiangqi/position.py repeat them):
+# - A piece of `side` attacks q when it could move to q if q held an enemy piece,
+#   ignoring whether that move would expose its own king: rook along an open line,
+#   cannon over exactly one screen (炮架), horse unless its leg is blocked (蹩马腿),
+#   elephant unless its eye is blocked (塞象眼) and only on its own half, advisor and
+#   king inside their palace, pawn forward and, once across the river, sideways.
+# - Kings facing (将帅对面): a king also attacks the points of the other palace on
+#   its file with nothing between them where the other king could stand: empty
+#   points, the other king's point, and points of the king's own pieces (which the
+#   other king could otherwise capture); not points holding other enemy pieces.
+# - A piece is pinned when moving it could expose its own king; its pin mask is the
+#   set of points it may stand on without doing so (see pin_mask below).
+
+cdef inline int slot_kind(int pc) noexcept nogil:
+    # Piece id -> kind 0..6 (king, advisor, elephant, horse, rook, cannon, pawn).
+    cdef int slot = pc & 15
+    if slot == 0:
+        return 0
+    if slot <= 2:
+        return 1
+    if slot <= 4:
+        return 2
+    if slot <= 6:
+        return 3
+    if slot <= 8:
+        return 4
+    if slot <= 10:
+        return 5
+    return 6
+
+
+cdef inline bint is_kind(int pc, int side, int kind) noexcept nogil:
+    # Is pc a piece of side and of the given kind? (0 and the 0xFF sentinel are not.)
+    return 16 <= pc < 48 and ((pc >> 4) - 1) == side and slot_kind(pc) == kind
+
+
+cdef inline bint in_palace(int sq, int side) noexcept nogil:
+    # One of the nine palace points of side (Red's rows 10..12, Black's rows 3..5).
+    cdef int row = sq >> 4, col = sq & 15
+    if col < 6 or col > 8:
+        return 0
+    if side == 0:
+        return 10 <= row <= 12
+    return 3 <= row <= 5
+
+
+cdef inline bint on_own_half(int sq, int side) noexcept nogil:
+    # Rows 8..12 are Red's half of the river, rows 3..7 Black's.
+    cdef int row = sq >> 4
+    return (8 <= row <= 12) if side == 0 else (3 <= row <= 7)
+
+
+cdef inline int add(int* out, int n, int sq) noexcept nogil:
+    # Append sq to out unless it is already there (a cannon and a rook can share
+    # nothing, but keep the list a set on principle). out holds at least 32 entries.
+    cdef int i
+    for i in range(n):
+        if out[i] == sq:
+            return n
+    out[n] = sq
+    return n + 1
+
+
+cdef inline int attackers_of(const unsigned char* board, int side, int q,
+                             int* out) noexcept nogil:
+    # The 16x16 squares of side's pieces that attack q, written to out (room for 32);
+    # returns how many. q must be on the board.
+    cdef int n = 0, k, sq, d, h, leg, e, seen
+    cdef int fwd = -16 if side == 0 else 16     # a pawn of side steps forward by fwd
+    cdef int[4] steps = [-16, 16, -1, 1]        # file (up, down), then rank
+    cdef int[4] diag = [-17, -15, 15, 17]
+    cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
+    # Pawns: from one step behind q (as side moves), or beside q once across the river.
+    if is_kind(board[q - fwd], side, 6):
+        n = add(out, n, q - fwd)
+    for d in range(-1, 2, 2):
+        if is_kind(board[q + d], side, 6) and not on_own_half(q + d, side):
+            n = add(out, n, q + d)
+    # Horses: h a jump from q, its leg the point next to h along the jump's long axis.
+    for k in range(8):
+        h = q + jumps[k]
+        if h < 0 or h > 255 or not is_kind(board[h], side, 3):
+            continue
+        d = q - h
+        if d == 33 or d == 31:
+            leg = h + 16
+        elif d == -33 or d == -31:
+            leg = h - 16
+        elif d == 18 or d == -14:
+            leg = h + 1
+        else:
+            leg = h - 1
+        if not board[leg]:
+            n = add(out, n, h)
+    # Elephants: two diagonal steps away, eye empty, q on side's own half.
+    if on_own_half(q, side):
+        for k in range(4):
+            e = q + 2 * diag[k]
+            if 0 <= e < 256 and is_kind(board[e], side, 2) and not board[q + diag[k]]:
+                n = add(out, n, e)
+    # Advisors and kings: one step inside side's palace.
+    if in_palace(q, side):
+        for k in range(4):
+            if is_kind(board[q + diag[k]], side, 1):
+                n = add(out, n, q + diag[k])
+            if is_kind(board[q + steps[k]], side, 0):
+                n = add(out, n, q + steps[k])
+    # Lines: the first piece met may be a rook (or, up or down a file from a point of
+    # the other palace, the facing king); the second, behind one screen, a cannon.
+    for k in range(4):
+        d = steps[k]
+        sq = q + d
+        seen = 0
+        while board[sq] != 0xFF:
+            if board[sq]:
+                seen += 1
+                if seen == 1:
+                    if is_kind(board[sq], side, 4):
+                        n = add(out, n, sq)
+                    elif (k < 2 and is_kind(board[sq], side, 0) and in_palace(q, 1 - side)
+                          and not (board[q] and ((board[q] >> 4) - 1) == 1 - side
+                                   and (board[q] & 15))):
+                        n = add(out, n, sq)
+                else:
+                    if is_kind(board[sq], side, 5):
+                        n = add(out, n, sq)
+                    break
+            sq += d
+    return n
+
+
+cdef inline int find_king(const unsigned char* board, int side) noexcept nogil:
+    # 16x16 square of side's king, 0 if there is none.
+    cdef int sq
+    for sq in range(256):
+        if board[sq] == 16 + 16 * side:
+            return sq
+    return 0
+
+
+cdef inline void mark_segment(unsigned char* line, int k, int d, int stop) noexcept nogil:
+    # line[sq] = 1 for every point from k + d up to and including stop.
+    cdef int sq = k + d
+    while True:
+        line[sq] = 1
+        if sq == stop:
+            break
+        sq += d
+
+
+cdef inline void intersect(unsigned char* mask, const unsigned char* line) noexcept nogil:
+    cdef int sq
+    for sq in range(256):
+        mask[sq] = mask[sq] & line[sq]
+
+
+cdef inline bint pin_mask(const unsigned char* board, int p, unsigned char* mask) noexcept nogil:
+    # Is the piece on p pinned to its own king? mask[sq] (256 entries) is set to 1 on
+    # every point where the piece may stand without exposing its king to the pinners
+    # found here, 0 elsewhere; all points when it is not pinned. Pins are:
+    # - rook: p is the only piece between its king and an enemy rook on a line;
+    #   mask = the points between them and the rook;
+    # - kings facing: p is the only piece between the two kings on a file;
+    #   mask = the points between the kings;
+    # - cannon: p is one of exactly two pieces between its king and an enemy cannon;
+    #   mask = the points between king and cannon and the cannon, except the other
+    #   screen's point (capturing that screen would leave one screen);
+    # - horse leg: p stands on the leg of an enemy horse that would attack the king;
+    #   mask = p and the horse's point.
+    # A move of the king itself is never "pinned"; for it the mask is all points.
+    cdef int pc = board[p], side, k, d, sq, opp, kk, h, leg, j
+    cdef int found[3]
+    cdef int count
+    cdef bint pinned = 0
+    cdef unsigned char line[256]
+    cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
+    for sq in range(256):
+        mask[sq] = board[sq] != 0xFF
+    if pc < 16 or pc >= 48:
+        return 0
+    side = (pc >> 4) - 1
+    opp = 1 - side
+    k = find_king(board, side)
+    if k == 0 or k == p:
+        return 0
+    # Line pins: p on a rank or file with its king, nothing else between them.
+    d = 0
+    if (p >> 4) == (k >> 4):
+        d = 1 if p > k else -1
+    elif (p & 15) == (k & 15):
+        d = 16 if p > k else -16
+    if d:
+        count = 0
+        sq = k + d
+        while board[sq] != 0xFF and count < 3:
+            if board[sq]:
+                found[count] = sq
+                count += 1
+            sq += d
+        if count >= 1 and found[0] == p and count >= 2:
+            if is_kind(board[found[1]], opp, 4) or is_kind(board[found[1]], opp, 0):
+                for j in range(256):
+                    line[j] = 0
+                mark_segment(line, k, d, found[1])
+                if is_kind(board[found[1]], opp, 0):
+                    line[found[1]] = 0  # the king cannot be captured
+                intersect(mask, line)
+                pinned = 1
+        # Cannon screens: p is first or second of the two pieces before an enemy cannon.
+        if count == 3 and (found[0] == p or found[1] == p) and is_kind(board[found[2]], opp, 5):
+            for j in range(256):
+                line[j] = 0
+            mark_segment(line, k, d, found[2])
+            line[found[1] if found[0] == p else found[0]] = 0
+            intersect(mask, line)
+            pinned = 1
+    # Horse legs: an enemy horse a jump from the king whose only blocker is p.
+    for j in range(8):
+        h = k + jumps[j]
+        if h < 0 or h > 255 or not is_kind(board[h], opp, 3):
+            continue
+        kk = k - h
+        if kk == 33 or kk == 31:
+            leg = h + 16
+        elif kk == -33 or kk == -31:
+            leg = h - 16
+        elif kk == 18 or kk == -14:
+            leg = h + 1
+        else:
+            leg = h - 1
+        if leg == p:
+            for sq in range(256):
+                line[sq] = 0
+            line[p] = 1
+            line[h] = 1
+            intersect(mask, line)
+            pinned = 1
+    return pinned

@@ -1,0 +1,131 @@
+"""How a xiangqi game ends: Outcome, Termination, and the rule set the core applies.
+
+``Position.outcome()`` asks the compiled core, which keeps one history per position
+(the Zobrist key, move, captured piece, halfmove clock and "gave check" flag of every
+ply) and judges in C (``xiangqi/core/rules.pxd``). Nothing here runs per move.
+
+The rules (Asian / AXF-WXF rules, as Fairy-Stockfish and Pikafish implement them)
+================================================================================
+
+In the order the core tests them:
+
+1. **No legal move** loses for the side to move: ``CHECKMATE`` when in check,
+   ``STALEMATE`` (困毙) when not. Squares are public numbers 0..89 throughout.
+2. **Insufficient material** (``INSUFFICIENT_MATERIAL``, a draw): neither side has a
+   rook, horse, cannon or pawn, so no checkmate is possible.
+3. **Repetition**, when the current position (pieces and side to move) has occurred
+   ``repetitions`` times (3 by default) since the last capture. The span judged is
+   every move from the earliest of those occurrences up to now.
+
+   * ``PERPETUAL_CHECK``: every move one side made in the span gave check. That side
+     loses. Check outranks chase: when either side checked perpetually, chases are
+     not looked at. Both sides checking perpetually is a draw (``REPETITION``).
+   * ``PERPETUAL_CHASE``: every move one side made in the span newly chased one and
+     the same enemy piece (the piece is followed by identity when it flees). That side
+     loses; both sides chasing perpetually is a draw. Alternating threats against
+     different pieces, and a cycle with one idle move, are allowed.
+   * Otherwise ``REPETITION``: a draw.
+
+   A side *chases* an enemy piece when one of its pieces other than the king and the
+   pawns (kings and pawns may chase freely) can legally capture it and is not pinned
+   (a pinned piece does not attack, not even its pinner: WXF diagram 39), the chased
+   piece is neither the king nor a pawn still on its own side of the river, and either
+
+   * the attacker is a horse or cannon and the victim a rook, or the attacker an
+     advisor or elephant and the victim a rook, horse or cannon (a threat against a
+     stronger piece counts even when that piece is protected); or
+   * the victim is unprotected: after the capture no unpinned piece of the victim's
+     side can legally take back (a pinned protector, and a king that would step into check or
+     face the other king, are "fake roots"); and if attacker and victim are of one
+     kind, the victim cannot legally take the attacker (a mutual attack is no chase).
+
+   A move *newly* chases a piece when, after it, some attacker chases that piece which
+   did not chase it before the move (another piece taking over a threat is a new one).
+4. **Move rule** (``MOVE_RULE``, a draw): ``move_limit`` plies (120 = 60 moves)
+   without a capture. A side's checks beyond its first ten in that stretch are not
+   counted (the AXF 2017 reading, as in Pikafish); plies played before the position
+   the history starts from count as plain moves, since their checks are unknown. A
+   checkmate on the last ply still wins (rule 1 comes first).
+
+Deliberate simplifications
+--------------------------
+
+* Chases are judged on the resulting position only: a threat counts whatever its
+  material balance beyond protection (no exchange evaluation), and "one check, one
+  chase" cycles are judged as chases (checking moves must then also chase the same
+  piece, which is what Fairy-Stockfish does). The Chinese (CXA) rules' mate threats
+  (长杀) and the special status of king/pawn chasing under them are not modelled.
+* The cycle's own moves are judged (from the first occurrence to now); the move that
+  led into the first occurrence is not, unlike Fairy-Stockfish, which also intersects
+  that move's chases.
+* A capture resets the repetition window; pawn moves do not (a crossed pawn moving
+  sideways is reversible).
+* A pinned piece neither attacks nor protects, even when its capture would take the
+  pinning piece (as WXF diagram 39 is read in Fairy-Stockfish's test suite); a move that
+  gives check is judged for chases too, like any other.
+* Threats created by a discovered check are judged like any other threat (the victim
+  must still be unprotected), where Fairy-Stockfish counts some of them outright.
+* Spans longer than 4096 plies are judged for perpetual check only.
+
+Known differences from Fairy-Stockfish are pinned as named tests in
+``tests/test_rules.py``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .pieces import Color
+
+
+class Termination(enum.Enum):
+    """Why a game ended; values are the core's END_* codes (see _core.pxd)."""
+
+    CHECKMATE = 1
+    """The side to move is in check and has no legal move; it loses."""
+    STALEMATE = 2
+    """The side to move is not in check but has no legal move (困毙); it loses."""
+    PERPETUAL_CHECK = 3
+    """A repetition in which one side gave check with every move; that side loses."""
+    PERPETUAL_CHASE = 4
+    """A repetition in which one side chased one piece with every move; it loses."""
+    REPETITION = 5
+    """A repetition in which neither side, or both, broke a rule: a draw."""
+    MOVE_RULE = 6
+    """No capture for the move limit (60 moves by default): a draw."""
+    INSUFFICIENT_MATERIAL = 7
+    """Neither side has a rook, horse, cannon or pawn: a draw."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: how it ended and who won (None for a draw)."""
+
+    termination: Termination
+    winner: Color | None
+
+    def result(self) -> str:
+        """'1-0' (Red won), '0-1' (Black won) or '1/2-1/2'."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner == Color.RED else "0-1"
+
+    def termination_tag(self) -> str:
+        """A value for a PGN Termination tag: 'rules infraction' for a perpetual, else 'normal'.
+
+        PGN's standard values are 'normal', 'rules infraction', 'time forfeit', ...;
+        the Termination member itself says which rule.
+        """
+        if self.termination in (Termination.PERPETUAL_CHECK, Termination.PERPETUAL_CHASE):
+            return "rules infraction"
+        return "normal"
+
+
+def _outcome_of_code(code: int) -> Outcome:
+    # Decode the core's termination | winner << 4 (winner 0 draw, 1 Red, 2 Black).
+    winner = code >> 4
+    return Outcome(Termination(code & 15), None if winner == 0 else Color(winner - 1))
+
+
+__all__ = ["Outcome", "Termination"]
