@@ -292,3 +292,18 @@ def test_piece_type_order_is_the_documented_one():
 
 def test_rl_is_importable_from_the_package():
     assert xiangqi.rl is rl
+
+
+def test_vector_env_key_cache_matches_the_core_zobrist_update():
+    # VectorEnv updates Zobrist keys from a table cached at import; it must agree with
+    # zobrist.pxd's key_after_move on every legal move (and that with Position's keys).
+    from xiangqi import _rl
+
+    for pos in random_positions(200, seed=11):
+        pairs = _rl.move_key_check(pos._board)
+        assert pairs and all(core == cached for core, cached in pairs)
+    pos = Position()
+    after = dict(zip(pos.legal_moves(), _rl.move_key_check(pos._board)))
+    move = Move.from_iccs("h2e2")
+    pos.push(move)
+    assert after[move][0] == pos.zobrist_hash()

@@ -12,11 +12,11 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from xiangqi._core cimport Board
-from xiangqi.core.movegen cimport in_check
+from xiangqi.core.movegen cimport generate_legal_moves, in_check
 from xiangqi.core.rules cimport PlyRecord, count_occurrences
 from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
 from xiangqi.core.tables cimport init_tables
-from xiangqi.core.zobrist cimport key_after_move, key_from_scratch
+from xiangqi.core.zobrist cimport key_after_move, key_from_scratch, piece_key, side_key
 from xiangqi.core.rl cimport (
     ACTION_CODE,
     BASE_PLANES,
@@ -154,6 +154,61 @@ def legal_mask_batch(list boards not None, unsigned char[:, ::1] out not None):
         free(states)
 
 
+# zobrist.pxd's piece_key(pc, sq) for every piece id and 16x16 square, and side_key(),
+# cached at import: the step updates a key with table reads instead of hashing.
+cdef unsigned long long PIECE_KEYS[48][256]
+cdef unsigned long long SIDE_KEY = side_key()
+
+
+cdef void init_key_cache() noexcept:
+    cdef int pc, sq
+    for pc in range(48):
+        for sq in range(256):
+            PIECE_KEYS[pc][sq] = piece_key(pc, sq) if pc >= 16 else 0
+
+
+init_key_cache()
+
+
+cdef inline unsigned long long move_key(unsigned long long key, int pc, int frm, int to,
+                                        int cap) noexcept nogil:
+    # zobrist.pxd's key_after_move, from the cached keys (a test compares the two).
+    key ^= PIECE_KEYS[pc][frm] ^ PIECE_KEYS[pc][to] ^ SIDE_KEY
+    if cap:
+        key ^= PIECE_KEYS[cap][to]
+    return key
+
+
+def move_key_check(Board board not None):
+    """(key_after_move, move_key) of every legal move of board: the cache's self-test."""
+    cdef int moves[MAX_MOVES]
+    cdef BoardState st = board.st
+    cdef int n = generate_legal_moves(&st, moves), j, mv, pc, cap
+    cdef unsigned long long key = key_from_scratch(st.squares, st.side)
+    out = []
+    for j in range(n):
+        mv = moves[j]
+        pc = st.squares[mv & 255]
+        cap = st.squares[mv >> 8]
+        out.append((key_after_move(key, pc, mv & 255, mv >> 8, cap),
+                    move_key(key, pc, mv & 255, mv >> 8, cap)))
+    return out
+
+
+cdef inline int occurrences(const unsigned long long* keys, int n, long long clock) noexcept nogil:
+    # rules.pxd's count_occurrences over packed keys: how often keys[n] occurs among
+    # keys[n - clock .. n] at even distance (itself included; 2 plies back cannot match).
+    cdef unsigned long long key = keys[n]
+    cdef long long stop = n - clock
+    cdef int i = n - 4, seen = 1
+    if stop < 0:
+        stop = 0
+    while i >= stop:
+        seen += keys[i] == key
+        i -= 2
+    return seen
+
+
 cdef inline unsigned long long next_random(unsigned long long* state) noexcept nogil:
     # xorshift64*: one environment's private random stream for sample_legal.
     cdef unsigned long long x = state[0]
@@ -179,6 +234,8 @@ cdef class VectorCore:
     cdef PlyRecord* history     # [i * (max_plies + 1) + j]: game i's history, as Board's
     cdef PlyRecord start_ply    # history entry of the start position
     cdef int* occurrences       # count_occurrences of each game's current position
+    # The keys of history, packed: the occurrence scan reads 8 bytes a ply, not 32.
+    cdef unsigned long long* keys
     cdef unsigned long long* rng    # one random stream per environment
     cdef short* legal           # [i * MAX_MOVES + j]: legal actions of game i
     cdef int* legal_count
@@ -195,6 +252,7 @@ cdef class VectorCore:
         self.plies = NULL
         self.history = NULL
         self.occurrences = NULL
+        self.keys = NULL
         self.rng = NULL
         self.legal = NULL
         self.legal_count = NULL
@@ -231,13 +289,15 @@ cdef class VectorCore:
         self.plies = <int*>malloc(sizeof(int) * num_envs)
         self.history = <PlyRecord*>malloc(sizeof(PlyRecord) * num_envs * (<size_t>max_plies + 1))
         self.occurrences = <int*>malloc(sizeof(int) * num_envs)
+        self.keys = <unsigned long long*>malloc(
+            sizeof(unsigned long long) * num_envs * (<size_t>max_plies + 1))
         self.rng = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs)
         self.legal = <short*>malloc(sizeof(short) * num_envs * MAX_MOVES)
         self.legal_count = <int*>calloc_ints(num_envs)
         self.placed = <unsigned short*>malloc(sizeof(unsigned short) * 32 * num_envs)
         self.placed_count = <int*>calloc_ints(num_envs)
         if (self.states == NULL or self.plies == NULL or self.history == NULL
-                or self.occurrences == NULL
+                or self.occurrences == NULL or self.keys == NULL
                 or self.rng == NULL
                 or self.legal == NULL or self.legal_count == NULL or self.placed == NULL
                 or self.placed_count == NULL):
@@ -250,6 +310,7 @@ cdef class VectorCore:
         free(self.plies)
         free(self.history)
         free(self.occurrences)
+        free(self.keys)
         free(self.rng)
         free(self.legal)
         free(self.legal_count)
@@ -287,6 +348,7 @@ cdef class VectorCore:
     cdef void reset_one(self, int i) noexcept nogil:
         self.states[i] = self.start
         self.history[<size_t>i * (self.max_plies + 1)] = self.start_ply
+        self.keys[<size_t>i * (self.max_plies + 1)] = self.start_ply.key
         self.plies[i] = 0
         self.occurrences[i] = 1
         self.refresh_legal(i)
@@ -296,17 +358,19 @@ cdef class VectorCore:
         # Play action a in game i, extend its history as Board.push does, judge the end.
         cdef BoardState* b = &self.states[i]
         cdef PlyRecord* history = self.history + <size_t>i * (self.max_plies + 1)
+        cdef unsigned long long* keys = self.keys + <size_t>i * (self.max_plies + 1)
         cdef int mv = action_to_move(a, b.side), verdict, cap, n = self.plies[i]
         cdef int pc = b.squares[mv & 255]
         cap = make_move(b, mv)
-        history[n + 1].key = key_after_move(history[n].key, pc, mv & 255, mv >> 8, cap)
+        keys[n + 1] = move_key(keys[n], pc, mv & 255, mv >> 8, cap)
+        history[n + 1].key = keys[n + 1]
         history[n + 1].move = mv
         history[n + 1].captured = cap
         history[n + 1].clock = 0 if cap else history[n].clock + 1
         history[n + 1].check = in_check(b, b.side)
         n += 1
         self.plies[i] = n
-        self.occurrences[i] = count_occurrences(history, n)
+        self.occurrences[i] = occurrences(keys, n, history[n].clock)
         verdict = judge_end(b, history, n, self.refresh_legal(i), self.occurrences[i],
                             self.max_plies)
         self.rewards[i] = (1.0 if verdict == MOVER_WINS else
