@@ -16,7 +16,13 @@ from xiangqi.core.movegen cimport generate_legal_moves, in_check
 from xiangqi.core.rules cimport PlyRecord, count_occurrences
 from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
 from xiangqi.core.tables cimport init_tables
-from xiangqi.core.zobrist cimport key_after_move, key_from_scratch, piece_key, side_key
+from xiangqi.core.zobrist cimport (
+    key_after_move,
+    key_from_scratch,
+    piece_key,
+    public_square,
+    side_key,
+)
 from xiangqi.core.rl cimport (
     ACTION_CODE,
     BASE_PLANES,
@@ -180,7 +186,8 @@ cdef inline unsigned long long move_key(unsigned long long key, int pc, int frm,
 
 
 def move_key_check(Board board not None):
-    """(key_after_move, move_key) of every legal move of board: the cache's self-test."""
+    """(from_square * 90 + to_square, key_after_move, move_key) of every legal move of
+    board: the key cache's self-test."""
     cdef int moves[MAX_MOVES]
     cdef BoardState st = board.st
     cdef int n = generate_legal_moves(&st, moves), j, mv, pc, cap
@@ -190,7 +197,8 @@ def move_key_check(Board board not None):
         mv = moves[j]
         pc = st.squares[mv & 255]
         cap = st.squares[mv >> 8]
-        out.append((key_after_move(key, pc, mv & 255, mv >> 8, cap),
+        out.append((public_square(mv & 255) * 90 + public_square(mv >> 8),
+                    key_after_move(key, pc, mv & 255, mv >> 8, cap),
                     move_key(key, pc, mv & 255, mv >> 8, cap)))
     return out
 
