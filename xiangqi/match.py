@@ -3,9 +3,9 @@
 Squares are public numbers 0..89 and moves xiangqi.Move objects, as everywhere in the package.
 A match plays ``games`` games between two engines (:class:`EngineSpec`), swapping colours
 every game (with openings, each opening is played twice, once with each engine as Red). Each
-game is judged after every move by :func:`adjudicate`, which uses ``Position.outcome()`` when
-the position has it and, until then, checkmate or stalemate (both lose in xiangqi) plus a ply
-cap. An engine that sends an illegal move, no move, or dies loses the game. Every game is
+game is judged after every move by :func:`adjudicate` with the project's rulings
+(``Position.outcome()``: mate, stalemate, perpetual check and chase, repetition, the move rule,
+insufficient material) plus a ply cap. An engine that sends an illegal move, no move, or dies loses the game. Every game is
 written as PGN through :mod:`xiangqi.pgn` with its Result, a Termination tag (PGN's standard
 words: normal, adjudication, rules infraction, abandoned) and a closing comment that names
 the reason.
@@ -80,21 +80,17 @@ class GameOver:
 def adjudicate(pos: Position, max_plies: int = DEFAULT_MAX_PLIES) -> GameOver | None:
     """The ruling on pos (with its move history), or None while the game goes on.
 
-    Uses ``pos.outcome()`` when Position has it (the project's full rulings: repetition,
-    perpetual check and chase, move limits); otherwise only checkmate and stalemate, which
-    both lose in xiangqi. A game longer than max_plies plies is a draw by adjudication.
+    The project's own rulings decide (``pos.outcome()``: checkmate, stalemate, repetition,
+    perpetual check and chase, the 60-move rule, insufficient material); a game longer
+    than max_plies plies is a draw by adjudication.
     """
-    outcome_method = getattr(pos, "outcome", None)
-    if outcome_method is not None:
-        outcome = outcome_method()
-        if outcome is not None:
-            term = outcome.termination
-            reason = str(getattr(term, "name", term)).lower().replace("_", " ")
-            return GameOver(outcome.result(), "normal", reason)
-    elif pos.is_game_over():
-        side = "Red" if pos.turn == Color.RED else "Black"
-        how = "checkmated" if pos.is_check() else "stalemated (no legal move)"
-        return GameOver(pos.result(), "normal", f"{side} is {how}")
+    outcome = pos.outcome()
+    if outcome is not None:
+        reason = outcome.termination.name.lower().replace("_", " ")
+        if outcome.winner is not None:
+            loser = "Black" if outcome.winner == Color.RED else "Red"
+            reason = f"{reason}: {loser} loses"
+        return GameOver(outcome.result(), outcome.termination_tag(), reason)
     if len(pos.move_stack) >= max_plies:
         return GameOver("1/2-1/2", "adjudication", f"draw: the {max_plies}-ply cap was reached")
     return None
