@@ -117,7 +117,7 @@ def test_multi_game_file_from_text_and_from_a_file(tmp_path: Path) -> None:
         assert read_game(handle).moves == first.moves  # type: ignore[union-attr]
         assert read_game(handle).moves == second.moves  # type: ignore[union-attr]
         assert read_game(handle) is None
-    assert read_games("") == [] and read_game("\n\n") is None
+    assert list(read_games("")) == [] and read_game("\n\n") is None
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -237,7 +237,7 @@ def test_unreadable_move_is_reported_with_its_ply() -> None:
     assert isinstance(error, InvalidPgnMoveError) and isinstance(error, InvalidMoveError)
     assert error.ply == 3 and "'Xx9'" in str(error)
     with pytest.raises(ValueError, match="ply 3"):
-        read_games(io.StringIO("1. C2.5 H8+7 2. Xx9 *"), strict=True)
+        list(read_games(io.StringIO("1. C2.5 H8+7 2. Xx9 *"), strict=True))
 
 
 def test_ambiguous_move_is_illegal() -> None:

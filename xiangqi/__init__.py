@@ -1,7 +1,8 @@
 """xiangqi: Xiangqi (Chinese chess) rules with a compiled core.
 
-Game records live in xiangqi.pgn, move notation in xiangqi.notation and pictures in
-xiangqi.svg (import them by name, as with python-chess's chess.pgn).
+Game records live in xiangqi.pgn (XQF files in xiangqi.xqf), move notation in
+xiangqi.notation and pictures in xiangqi.svg (import them by name, as with python-chess's
+chess.pgn).
 
 Squares are public numbers 0..89 (file + 9 * rank; files a..i from Red's left,
 ranks 0..9 from Red's side), and moves are written in ICCS ("h2e2").

@@ -24,9 +24,11 @@ notation")
     each of two files the file digit takes the letter's place (``3+.4``, ``33.4``, ``3-.4``,
     ``7+.6``). Advisors and elephants never need a marker: of two on one file, one can only
     advance and the other only retreat. Output writes ``.``; input also takes ``=``, lower case,
-    and the letters G (general or guard: king and advisor moves never read alike), S (soldier),
+    the letters G (general or guard: king and advisor moves never read alike), S (soldier),
     N (knight), B (bishop) and M (minister, the elephant, as in the WXF-hosted "Chinese Chess File
-    Format").
+    Format"), the front/rear marker before the letter (``+R+6`` for ``R++6``, as the wxf.ca
+    collections write it) and full-width forms (``Ｃ２＝５``). Only ASCII (after folding the
+    full-width forms) is read: Unicode lookalikes such as "ſ" or "ı" are refused.
 
 Chinese (象棋竞赛规则 article 7.5, and 象棋百科全书 "中国象棋电脑应用规范(二): 着法表示")
     Piece, file, 进/退/平, count or file: ``炮二平五``, ``马8进7``. Red writes 一..九, Black 1..9.
@@ -89,11 +91,16 @@ _DIAGONAL = frozenset((A, E, H))
 
 # -- ICCS -------------------------------------------------------------------------------------
 
+# re.ASCII: without it, IGNORECASE lets Unicode lookalikes match ("ı" and "İ" as "i").
 _ICCS_RE = {
     "iccs": re.compile(r"([a-i])([0-9])([a-i])([0-9])", re.IGNORECASE | re.ASCII),
     "ranks1": re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])", re.IGNORECASE | re.ASCII),
     "dashed": re.compile(r"([a-i])([0-9])-([a-i])([0-9])", re.IGNORECASE | re.ASCII),
 }
+#: Full-width ASCII forms (U+FF01..U+FF5E, as in "Ｃ２＝５") and the ideographic space, read as
+#: their ASCII characters. Nothing else is folded: other lookalikes stay unreadable.
+_FULLWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+_FULLWIDTH[0x3000] = 0x20
 _ICCS_EXAMPLE = {"iccs": "h2e2", "ranks1": "h3e3", "dashed": "H2-E2"}
 
 
@@ -342,15 +349,21 @@ _WXF_DIRECTIONS = {"+": "+", "-": "-", ".": ".", "=": "."}
 
 
 def _parse_wxf_text(text: str) -> _Wanted:
-    s = "".join(text.split()).upper()
+    s = "".join(text.translate(_FULLWIDTH).split())
     bad = InvalidMoveError(
         f"expected WXF move text of 4 characters such as 'C2.5', 'H8+7', 'R+.3' or '++.4', "
         f"got {quote(text)}"
     )
+    if not s.isascii():  # upper() would turn "ſ" into "S" and "ı" into "I"
+        raise bad
+    s = s.upper()
     if len(s) != 4 or s[2] not in _WXF_DIRECTIONS or s[3] not in "123456789":
         raise bad
     c0, c1 = s[0], s[1]
-    if c0 in _WXF_READ:
+    if c0 in "+-" and c1 in _WXF_READ:  # "+R+6", "-C.1": the marker before the letter
+        kinds = _WXF_READ[c1]
+        how, a = ("wxf+" if c0 == "+" else "wxf-"), 0
+    elif c0 in _WXF_READ:
         kinds = _WXF_READ[c0]
         if c1 in "123456789":
             how, a = "file", int(c1)

@@ -1,32 +1,58 @@
-"""Game records in xiangqi PGN: reading, replaying through the core, and writing.
+"""Game records in xiangqi PGN: a game tree, a streaming reader, and a lossless writer.
 
 The dialect is the one of the xqbase "中国象棋电脑应用规范" PGN spec and the WXF game files:
 tag pairs (``[Game "Chinese Chess"]`` first, then Event, Site, Date, Round, RedTeam, Red,
 BlackTeam, Black, Result, and optionally ``[FEN "..."]`` for the start and
 ``[Format "ICCS"|"WXF"|"Chinese"]`` for the move text), then move text with move numbers,
-``{}`` and ``;`` comments, NAGs (``$1``), and a result: ``1-0`` (Red won), ``0-1`` (Black won),
-``1/2-1/2`` or ``*``. Squares are public numbers 0..89 (see xiangqi.squares).
+``{}`` and ``;`` comments, NAGs (``$1``), variations in parentheses, and a result: ``1-0`` (Red
+won), ``0-1`` (Black won), ``1/2-1/2`` or ``*``. Squares are public numbers 0..89 (see
+xiangqi.squares).
 
-Each move's notation is recognised on its own, whatever the Format tag says: ICCS ("H2-E2",
-"h2e2"), Chinese ("炮二平五", any variant xiangqi.notation reads) or WXF ("C2.5", "C2=5").
-Trailing "!", "?" and check marks ("+", "#") after a complete move are ignored, move numbers
-may be written "1." or, as in Chinese books, "1、", and variations in parentheses are skipped.
+The game tree follows python-chess's ``chess.pgn``: a ``Game`` is the root ``GameNode``; each
+move is a ``ChildNode`` with ``move``, ``comment``, ``starting_comment`` (the comment before the
+first move of a variation), ``nags`` and ``variations`` (the first is the main line).
+``game.moves`` and ``game.comments`` are live list- and dict-like views of the main line
+that keep the API of earlier versions (``game.moves.append(move)``, ``game.comments[k] = s``).
 
-Errors are handled as python-chess does: a bad move does not raise, it is recorded. The game
-keeps the moves before it, ``game.errors`` holds an InvalidPgnMoveError (text that is no move)
-or IllegalPgnMoveError (no legal move, or more than one, fits the text where it stands) giving
-the ply, and the move texts from the bad one on stay in ``game.unread``. Pass ``strict=True`` to
-raise the first error instead. Both error classes are ValueErrors, and subclasses of
-InvalidMoveError and IllegalMoveError.
+Reading
+    Each move is recognised by its shape, whatever the Format tag says: ICCS ("H2-E2",
+    "h2e2"), Chinese ("炮二平五", "马８进７", any variant xiangqi.notation reads) or WXF ("C2.5",
+    "C2=5", "+R+6"); full-width letters, digits and signs (``Ｃ２＝５``) are read as their ASCII
+    forms outside comments, and two moves written together without a space (``Ｃ２＝５Ｈ８＋７``,
+    ``炮二平五马８进７``) are split. Trailing "!", "?" (read as NAGs $1..$6) and check marks
+    ("+", "#") are allowed after a move; move numbers may be "1.", "1..." or "1、".
+    A line that starts with a tag pair always starts a game's tags, never move text (a game may
+    stop at a bare move number right before the next game). Tags and moves may share a line.
+    Line ends may be LF, CRLF or CR. ``read_games`` also takes binary files and paths and
+    sniffs the encoding (a BOM, else UTF-8 line by line, else GB18030, which covers GBK).
+
+Errors are handled as python-chess does: a bad game does not raise, its problems are recorded.
+The game keeps the moves before the first bad main-line move, ``game.errors`` holds an
+InvalidPgnMoveError (text that is no move), IllegalPgnMoveError (no legal move, or more than
+one, fits the text where it stands) or PgnSyntaxError (anything else skipped: a malformed tag,
+an unclosed comment or variation, a stray character), each naming the game number and ply, and
+the move texts from the bad one on stay in ``game.unread``. A bad move in a variation drops the
+rest of that variation only. Pass ``strict=True`` to raise the first error instead.
+
+Writing
+    ``game.to_pgn(format)`` writes tags, then the tree with variations, NAGs and comments.
+    Tag values escape ``\\``, ``"``, newline (``\\n``) and carriage return (``\\r``). Comments
+    escape ``\\`` as ``\\\\``, ``}`` as ``\\}`` and a ``[`` that starts a comment line as
+    ``\\[`` (so no comment line looks like a tag); the reader undoes exactly these escapes and
+    keeps any other backslash. Whitespace around a comment is not kept, and CR in a comment is
+    written as a line break. Within these rules, write -> read -> write gives the same text.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import re
-from typing import Literal, TextIO, Union
+import weakref
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, MutableSequence
+from typing import IO, Literal, Union, overload
 
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidMoveError, XiangqiError
 from .fen import START_FEN
 from .move import Move
 from .notation import chinese, iccs, parse_chinese, parse_iccs, parse_wxf, wxf
@@ -34,12 +60,16 @@ from .pieces import Color
 from .position import Position
 
 __all__ = [
+    "RESULTS",
+    "ChildNode",
     "Game",
+    "GameNode",
     "IllegalPgnMoveError",
     "InvalidPgnMoveError",
+    "PgnError",
     "PgnFormat",
     "PgnMoveError",
-    "RESULTS",
+    "PgnSyntaxError",
     "read_game",
     "read_games",
 ]
@@ -70,46 +100,387 @@ _DEFAULT_TAGS = {
     "Black": "?",
     "Result": "*",
 }
+#: The longest quote of input put into an error message.
+_QUOTE = 60
+#: At most this many errors are kept per game; the last one says how many more there were.
+_MAX_ERRORS = 100
+_TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+#: NAG numbers of the move suffixes.
+_SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
 
-class IllegalPgnMoveError(IllegalMoveError):
+def _quote(text: str) -> str:
+    """A bounded repr of input for error messages."""
+    if len(text) > _QUOTE:
+        return repr(text[:_QUOTE]) + f"... ({len(text)} characters)"
+    return repr(text)
+
+
+# -- errors -----------------------------------------------------------------------------------
+
+
+class _PgnErrorMixin:
+    game_number: int
+    ply: int
+    text: str
+
+
+class IllegalPgnMoveError(IllegalMoveError, _PgnErrorMixin):
     """A move of a game record that is well formed but fits no legal move (or several) there."""
 
-    def __init__(self, message: str, ply: int, text: str) -> None:
+    def __init__(self, message: str, ply: int, text: str, game_number: int = 0) -> None:
         super().__init__(message)
         self.ply = ply  #: 1 for Red's first move of the record, 2 for the reply, ...
         self.text = text  #: the move text as written
+        self.game_number = game_number  #: 1 for the first game read from a source
+
+    def __reduce__(self) -> tuple[type, tuple[str, int, str, int]]:
+        return type(self), (str(self), self.ply, self.text, self.game_number)
 
 
-class InvalidPgnMoveError(InvalidMoveError):
+class InvalidPgnMoveError(InvalidMoveError, _PgnErrorMixin):
     """A move of a game record whose text is not a move in any notation read."""
 
-    def __init__(self, message: str, ply: int, text: str) -> None:
+    def __init__(self, message: str, ply: int, text: str, game_number: int = 0) -> None:
         super().__init__(message)
         self.ply = ply  #: 1 for the first move of the record, 2 for the reply, ...
         self.text = text  #: the move text as written
+        self.game_number = game_number  #: 1 for the first game read from a source
+
+    def __reduce__(self) -> tuple[type, tuple[str, int, str, int]]:
+        return type(self), (str(self), self.ply, self.text, self.game_number)
+
+
+class PgnSyntaxError(XiangqiError, _PgnErrorMixin):
+    """Game record text the reader skipped: a malformed tag, a stray character, an open comment."""
+
+    def __init__(self, message: str, ply: int, text: str, game_number: int = 0) -> None:
+        super().__init__(message)
+        self.ply = ply  #: moves read before the problem (0 in the tags)
+        self.text = text  #: the text skipped (bounded)
+        self.game_number = game_number  #: 1 for the first game read from a source
+
+    def __reduce__(self) -> tuple[type, tuple[str, int, str, int]]:
+        return type(self), (str(self), self.ply, self.text, self.game_number)
 
 
 PgnMoveError = Union[IllegalPgnMoveError, InvalidPgnMoveError]
+PgnError = Union[IllegalPgnMoveError, InvalidPgnMoveError, PgnSyntaxError]
 
 
-class Game:
-    """A game record: tags, the start position, the moves (Move objects), comments, result.
+# -- the game tree ----------------------------------------------------------------------------
 
-    ``comments[k]`` is the comment after the k-th move (``comments[0]`` comes before the first
-    one). ``errors`` and ``unread`` are filled only by the reader (see the module docstring).
+
+def _check_move(move: object) -> Move:
+    if not isinstance(move, Move):
+        raise TypeError(f"expected a Move, got {type(move).__name__}")
+    return move
+
+
+def _check_text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, got {type(value).__name__}")
+    return value
+
+
+def _check_nags(nags: Iterable[int]) -> set[int]:
+    out: set[int] = set()
+    for nag in nags:
+        if not isinstance(nag, int) or isinstance(nag, bool):
+            raise TypeError(f"a NAG must be an int, got {type(nag).__name__}")
+        if not 0 <= nag <= 255:
+            raise ValueError(f"a NAG must be 0..255, got {nag}")
+        out.add(nag)
+    return out
+
+
+class GameNode:
+    """A node of a game tree: the position after ``move`` (None at the root, the Game).
+
+    ``variations`` holds the child nodes, the main line first. ``comment`` follows the move
+    (at the root: the comment before the first move). Squares are public numbers 0..89.
     """
 
+    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "_game")
+
+    parent: GameNode | None
+    move: Move | None
+    variations: list[ChildNode]
+    comment: str
+    starting_comment: str
+    nags: set[int]
+    _game: Game
+
+    def game(self) -> Game:
+        """The Game (root) this node belongs to."""
+        return self._game
+
+    def root(self) -> Game:
+        """The Game (root) this node belongs to."""
+        return self._game
+
+    def _path(self) -> list[Move]:
+        moves: list[Move] = []
+        node: GameNode | None = self
+        while node is not None and node.move is not None:
+            moves.append(node.move)
+            node = node.parent
+        moves.reverse()
+        return moves
+
+    def board(self) -> Position:
+        """A new Position after this node's move, with the moves from the start on its stack."""
+        pos = self._game.board()
+        for move in self._path():
+            pos.push(move)
+        return pos
+
+    def ply(self) -> int:
+        """Number of moves from the start of the game to this node (0 at the root)."""
+        n = 0
+        node: GameNode | None = self
+        while node is not None and node.move is not None:
+            n += 1
+            node = node.parent
+        return n
+
+    def is_end(self) -> bool:
+        """Does no move follow this node?"""
+        return not self.variations
+
+    def next(self) -> ChildNode | None:
+        """The main-line child, or None at the end."""
+        return self.variations[0] if self.variations else None
+
+    def end_node(self) -> GameNode:
+        """The last node of the main line from here."""
+        node: GameNode = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def mainline(self) -> Iterator[ChildNode]:
+        """The main-line nodes after this one, in order."""
+        node: GameNode = self
+        while node.variations:
+            node = node.variations[0]
+            yield node
+
+    def mainline_moves(self) -> list[Move]:
+        """The main-line moves after this node."""
+        return [node.move for node in self.mainline()]
+
+    def is_mainline(self) -> bool:
+        """Is this node on the game's main line?"""
+        node: GameNode = self
+        while node.parent is not None:
+            if node.parent.variations[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def is_main_variation(self) -> bool:
+        """Is this node the main-line child of its parent (True at the root)?"""
+        return self.parent is None or self.parent.variations[0] is self
+
+    def _index(self, move: Move | int | GameNode) -> int:
+        if isinstance(move, int) and not isinstance(move, bool):
+            if not 0 <= move < len(self.variations):
+                raise IndexError(f"variation index {move} out of range")
+            return move
+        for i, child in enumerate(self.variations):
+            if child is move or child.move == move:
+                return i
+        if not isinstance(move, (Move, GameNode)):
+            raise TypeError(f"expected a Move, a node or an index, got {type(move).__name__}")
+        raise KeyError(f"no variation {move} here")
+
+    def variation(self, move: Move | int | GameNode) -> ChildNode:
+        """The child node of a move, an index or a node; KeyError/IndexError if none."""
+        return self.variations[self._index(move)]
+
+    def has_variation(self, move: Move) -> bool:
+        """Is there a child node for move?"""
+        return any(child.move == move for child in self.variations)
+
+    def _changed(self) -> None:
+        self._game._version += 1
+
+    def add_variation(
+        self,
+        move: Move,
+        *,
+        comment: str = "",
+        starting_comment: str = "",
+        nags: Iterable[int] = (),
+    ) -> ChildNode:
+        """Add a legal move here as the last variation (IllegalMoveError if not legal)."""
+        _check_move(move)
+        comment = _check_text(comment, "comment")
+        starting_comment = _check_text(starting_comment, "starting_comment")
+        checked = _check_nags(nags)
+        self.board().push(move)  # raises IllegalMoveError, nothing changed
+        child = ChildNode(self, move, comment, starting_comment, checked)
+        self.variations.append(child)
+        self._changed()
+        return child
+
+    def add_main_variation(
+        self, move: Move, *, comment: str = "", nags: Iterable[int] = ()
+    ) -> ChildNode:
+        """Add a legal move here as the new main line (the old main line becomes a variation)."""
+        child = self.add_variation(move, comment=comment, nags=nags)
+        self.variations.insert(0, self.variations.pop())
+        return child
+
+    def add_line(self, moves: Iterable[Move], *, comment: str = "") -> GameNode:
+        """Add a line of legal moves from here (as a variation); return its last node."""
+        pos = self.board()
+        node: GameNode = self
+        added: list[tuple[GameNode, ChildNode]] = []
+        try:
+            for move in moves:
+                _check_move(move)
+                pos.push(move)
+                child = ChildNode(node, move, "", "", set())
+                node.variations.append(child)
+                added.append((node, child))
+                node = child
+        except (IllegalMoveError, TypeError):
+            for parent, child in reversed(added):
+                parent.variations.remove(child)
+            raise
+        if comment:
+            node.comment = comment
+        self._changed()
+        return node
+
+    def promote_to_main(self, move: Move | int | GameNode) -> None:
+        """Make the variation of move the main line here."""
+        i = self._index(move)
+        self.variations.insert(0, self.variations.pop(i))
+        self._changed()
+
+    def promote(self, move: Move | int | GameNode) -> None:
+        """Move the variation of move one place up."""
+        i = self._index(move)
+        if i > 0:
+            v = self.variations
+            v[i - 1], v[i] = v[i], v[i - 1]
+            self._changed()
+
+    def demote(self, move: Move | int | GameNode) -> None:
+        """Move the variation of move one place down."""
+        i = self._index(move)
+        v = self.variations
+        if i < len(v) - 1:
+            v[i + 1], v[i] = v[i], v[i + 1]
+            self._changed()
+
+    def remove_variation(self, move: Move | int | GameNode) -> None:
+        """Remove the variation of move, with everything after it."""
+        del self.variations[self._index(move)]
+        self._changed()
+
+
+class ChildNode(GameNode):
+    """A move of the tree: ``move`` played from ``parent``'s position, its comments and NAGs."""
+
+    __slots__ = ()
+
+    parent: GameNode
+    move: Move
+
+    def __init__(
+        self, parent: GameNode, move: Move, comment: str, starting_comment: str, nags: set[int]
+    ) -> None:
+        self.parent = parent
+        self.move = move
+        self.variations = []
+        self.comment = comment
+        self.starting_comment = starting_comment
+        self.nags = nags
+        self._game = parent._game
+
+    def iccs(self) -> str:
+        """The move in ICCS ("h2e2")."""
+        return self.move.iccs()
+
+    def wxf(self) -> str:
+        """The move in WXF notation, from the parent's position."""
+        return wxf(self.parent.board(), self.move)
+
+    def chinese(self) -> str:
+        """The move in Chinese notation, from the parent's position."""
+        return chinese(self.parent.board(), self.move)
+
+    def __repr__(self) -> str:
+        return f"<ChildNode {self.move.iccs()} at ply {self.ply()}>"
+
+    def __reduce__(self) -> tuple[object, tuple[Game, list[int]]]:
+        # Pickled as its game (flat, see Game.__reduce__) and its path of variation indexes.
+        path: list[int] = []
+        node: GameNode = self
+        while node.parent is not None:
+            path.append(node.parent.variations.index(node))  # type: ignore[arg-type]
+            node = node.parent
+        path.reverse()
+        return _node_at, (self._game, path)
+
+
+class Game(GameNode):
+    """A game record: tags, the start position and the tree of moves, comments and NAGs.
+
+    ``Game(fen=None, tags=None)`` starts from the usual position or a FEN. ``errors`` and
+    ``unread`` are filled only by the reader (see the module docstring).
+    """
+
+    __slots__ = ("tags", "errors", "unread", "_version", "_cache")
+
+    parent: None
+    move: None
+
     def __init__(self, fen: str | None = None, tags: dict[str, str] | None = None) -> None:
+        self.parent = None
+        self.move = None
+        self.variations = []
+        self.comment = ""
+        self.starting_comment = ""
+        self.nags = set()
+        self._game = self
+        self._version = 0
+        #: (version, last main-line node, Position there) for add_move in linear time.
+        self._cache: tuple[int, GameNode, Position] | None = None
         self.tags: dict[str, str] = dict(_DEFAULT_TAGS)
-        if tags:
+        if tags is not None:
+            if not isinstance(tags, dict):
+                raise TypeError(f"tags must be a dict of str, got {type(tags).__name__}")
+            for name, value in tags.items():
+                _check_tag(name, value)
             self.tags.update(tags)
         if fen is not None:
-            self.tags["FEN"] = Position(fen).fen()
-        self.moves: list[Move] = []
-        self.comments: dict[int, str] = {}
-        self.errors: list[PgnMoveError] = []
+            self.tags["FEN"] = Position(_check_text(fen, "fen")).fen()
+        self.errors: list[PgnError] = []
         self.unread: list[str] = []
+
+    @classmethod
+    def from_board(cls, pos: Position) -> Game:
+        """A Game of a Position's moves, from the position before the first of them."""
+        if not isinstance(pos, Position):
+            raise TypeError(f"from_board() takes a Position, got {type(pos).__name__}")
+        start = pos.copy()
+        moves = start.move_stack
+        while start.move_stack:
+            start.pop()
+        game = cls(fen=start.fen())
+        for move in moves:
+            game.add_move(move)
+        return game
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The tags (python-chess's name for them); the same dict as ``tags``."""
+        return self.tags
 
     @property
     def fen(self) -> str:
@@ -123,68 +494,334 @@ class Game:
 
     @result.setter
     def result(self, value: str) -> None:
+        _check_text(value, "result")
         if value not in RESULTS:
-            raise ValueError(f"result must be one of {', '.join(RESULTS)}, got {value!r}")
+            raise ValueError(f"result must be one of {', '.join(RESULTS)}, got {_quote(value)}")
         self.tags["Result"] = value
+
+    @property
+    def moves(self) -> MainLineMoves:
+        """The main-line moves, a live list-like view: ``append``/``extend`` play legal moves
+        (as add_move), ``del moves[k:]`` and ``pop()`` cut the main line, indexing reads it."""
+        return MainLineMoves(self)
+
+    @moves.setter
+    def moves(self, value: Iterable[Move]) -> None:
+        if isinstance(value, MainLineMoves) and value._game is self:
+            return  # moves += [...] assigns the view back to itself
+        moves = [_check_move(m) for m in value]
+        pos = self.board()
+        for move in moves:
+            pos.push(move)  # IllegalMoveError before anything changes
+        if self.variations:
+            del self.variations[0]  # the old main line; other variations stay variations
+        node: GameNode = self
+        for move in moves:
+            child = ChildNode(node, move, "", "", set())
+            node.variations.insert(0, child)
+            node = child
+        self._changed()
+
+    @property
+    def comments(self) -> MainLineComments:
+        """Main-line comments by ply (0: before the first move), a live dict-like view of the
+        non-empty ones: ``comments[k] = text`` sets the comment after the k-th move."""
+        return MainLineComments(self)
 
     def board(self) -> Position:
         """A new Position at the start of the game."""
         return Position(self.fen)
 
     def end(self) -> Position:
-        """A new Position after all the moves, with them on its move stack."""
+        """A new Position after the main-line moves, with them on its move stack."""
         pos = self.board()
-        for move in self.moves:
+        for move in self.mainline_moves():
             pos.push(move)
         return pos
 
-    def add_move(self, move: Move, comment: str | None = None) -> None:
-        """Append a move, legal after the moves so far (else IllegalMoveError), and a comment."""
-        self.end().push(move)
-        self.moves.append(move)
-        if comment:
-            self.comments[len(self.moves)] = comment
+    def add_move(self, move: Move, comment: str | None = None) -> ChildNode:
+        """Append a move to the main line (IllegalMoveError if not legal there) in O(1).
+
+        Returns the new node; comment, if given, is attached to it.
+        """
+        _check_move(move)
+        if comment is not None:
+            _check_text(comment, "comment")
+        cache = self._cache
+        if cache is None or cache[0] != self._version:
+            cache = (self._version, self.end_node(), self.end())
+        _, node, pos = cache
+        pos.push(move)  # raises IllegalMoveError, nothing changed
+        child = ChildNode(node, move, comment or "", "", set())
+        node.variations.append(child)
+        self._version += 1
+        self._cache = (self._version, child, pos)
+        return child
 
     def to_pgn(self, format: str = "ICCS", width: int = 80) -> str:
-        """PGN text: tags, then moves in format "ICCS" (H2-E2), "WXF" (C2.5) or "Chinese"."""
+        """PGN text: tags, then the tree in format "ICCS" (H2-E2), "WXF" (C2.5) or "Chinese"."""
         fmt = _format_name(format)
+        if not isinstance(width, int) or isinstance(width, bool):
+            raise TypeError(f"width must be an int, got {type(width).__name__}")
+        if width < 1:
+            raise ValueError(f"width must be at least 1, got {width}")
         tags = dict(self.tags)
+        for name, value in tags.items():
+            _check_tag(name, value)
         tags["Format"] = fmt
         if tags.get("FEN") == START_FEN:
             del tags["FEN"]
         names = [t for t in TAG_ORDER if t in tags] + [t for t in tags if t not in TAG_ORDER]
-        lines = [f'[{name} "{_escape(tags[name])}"]' for name in names]
+        lines = [f'[{name} "{_escape_tag(tags[name])}"]' for name in names]
         lines.append("")
-        pos = self.board()
-        tokens: list[str] = []
-        if self.comments.get(0):
-            tokens.append(_comment(self.comments[0]))
-        for ply, move in enumerate(self.moves, 1):
-            if pos.turn == Color.RED:
-                tokens.append(f"{pos.fullmove_number}.")
-            elif ply == 1 or self.comments.get(ply - 1):
-                tokens.append(f"{pos.fullmove_number}...")
-            tokens.append(_write(pos, move, fmt))
-            pos.push(move)
-            if self.comments.get(ply):
-                tokens.append(_comment(self.comments[ply]))
-        tokens.append(self.result)
+        tokens = _movetext(self, fmt)
+        # The terminator is always a result marker, whatever text the Result tag holds.
+        tokens.append(self.result if self.result in RESULTS else "*")
         lines += _wrap(tokens, width)
         return "\n".join(lines) + "\n"
 
     def __str__(self) -> str:
         return self.to_pgn()
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # A flat list of nodes in pre-order (parent index, move, comments, NAGs): pickle and
+        # deepcopy then need no recursion, however long the game.
+        nodes: list[tuple[int, int, int, str, str, tuple[int, ...]]] = []
+        index: dict[int, int] = {id(self): -1}
+        stack: list[ChildNode] = list(reversed(self.variations))
+        while stack:
+            node = stack.pop()
+            index[id(node)] = len(nodes)
+            m = node.move
+            nag = tuple(sorted(node.nags))
+            nodes.append(
+                (
+                    index[id(node.parent)],
+                    m.from_square,
+                    m.to_square,
+                    node.comment,
+                    node.starting_comment,
+                    nag,
+                )
+            )
+            stack.extend(reversed(node.variations))
+        return _rebuild, (
+            dict(self.tags),
+            self.comment,
+            nodes,
+            list(self.errors),
+            list(self.unread),
+        )
+
     def __repr__(self) -> str:
         red, black = self.tags.get("Red", "?"), self.tags.get("Black", "?")
-        return f"<Game {red!r} vs {black!r}, {len(self.moves)} moves, {self.result}>"
+        n = sum(1 for _ in self.mainline())
+        return f"<Game {red!r} vs {black!r}, {n} moves, {self.result}>"
 
 
-def _format_name(format: str) -> PgnFormat:
+class MainLineMoves(MutableSequence[Move]):
+    """A live view of a game's main-line moves (public squares 0..89), as a list.
+
+    Reading works as on a list; ``append``/``extend``/``+=`` add legal moves at the end (as
+    Game.add_move, IllegalMoveError otherwise); deleting from an index to the end (``pop()``,
+    ``del moves[k:]``, ``clear()``) removes that main-line move and all after it (a variation
+    beside it then becomes the main line). Other edits raise TypeError: use the tree's methods.
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def _nodes(self) -> list[ChildNode]:
+        return list(self._game.mainline())
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        return self._game.mainline_moves()[index]
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self._game.mainline())
+
+    def __iter__(self) -> Iterator[Move]:
+        return (node.move for node in self._game.mainline())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, MainLineMoves)):
+            return self._game.mainline_moves() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._game.mainline_moves())
+
+    def append(self, value: Move) -> None:
+        self._game.add_move(value)
+
+    def extend(self, values: Iterable[Move]) -> None:
+        for move in list(values):
+            self._game.add_move(move)
+
+    def __iadd__(self, values: Iterable[Move]) -> MainLineMoves:
+        self.extend(values)
+        return self
+
+    def clear(self) -> None:
+        self._game.variations.clear()
+        self._game._changed()
+
+    def _cut(self, start: int) -> None:
+        nodes = self._nodes()
+        if start < 0:
+            start += len(nodes)
+        if not 0 <= start < len(nodes):
+            raise IndexError("main-line move index out of range")
+        node = nodes[start]
+        node.parent.variations.remove(node)  # a variation there becomes the main line
+        self._game._changed()
+
+    @overload
+    def __delitem__(self, index: int) -> None: ...
+    @overload
+    def __delitem__(self, index: slice) -> None: ...
+    def __delitem__(self, index: int | slice) -> None:
+        n = len(self)
+        if isinstance(index, slice):
+            start, stop, step = index.indices(n)
+            if step != 1 or (stop < n and stop > start):
+                raise TypeError("only the end of the main line can be deleted: del moves[k:]")
+            if start < stop:
+                self._cut(start)
+            return
+        if index not in (-1, n - 1):
+            raise TypeError("only the last main-line move can be deleted (pop())")
+        self._cut(index)
+
+    @overload
+    def __setitem__(self, index: int, value: Move) -> None: ...
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[Move]) -> None: ...
+    def __setitem__(self, index: int | slice, value: Move | Iterable[Move]) -> None:
+        raise TypeError("main-line moves cannot be replaced; edit the tree (add_variation...)")
+
+    def insert(self, index: int, value: Move) -> None:
+        if index < len(self):
+            raise TypeError("moves can only be added at the end of the main line")
+        self.append(value)
+
+
+class MainLineComments(MutableMapping[int, str]):
+    """A live view of the non-empty main-line comments by ply (0: before the first move)."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def _node(self, ply: int) -> GameNode:
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+            raise KeyError(ply)
+        node: GameNode = self._game
+        for _ in range(ply):
+            if not node.variations:
+                raise KeyError(ply)
+            node = node.variations[0]
+        return node
+
+    def __getitem__(self, ply: int) -> str:
+        comment = self._node(ply).comment
+        if not comment:
+            raise KeyError(ply)
+        return comment
+
+    def __setitem__(self, ply: int, text: str) -> None:
+        self._node(ply).comment = _check_text(text, "comment")
+
+    def __delitem__(self, ply: int) -> None:
+        node = self._node(ply)
+        if not node.comment:
+            raise KeyError(ply)
+        node.comment = ""
+
+    def __iter__(self) -> Iterator[int]:
+        if self._game.comment:
+            yield 0
+        for ply, node in enumerate(self._game.mainline(), 1):
+            if node.comment:
+                yield ply
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+
+def _rebuild(
+    tags: dict[str, str],
+    comment: str,
+    nodes: list[tuple[int, int, int, str, str, tuple[int, ...]]],
+    errors: list[PgnError],
+    unread: list[str],
+) -> Game:
+    """Unpickle a Game (see Game.__reduce__); moves are checked as they are added."""
+    game = Game(tags=tags)
+    game.comment = comment
+    built: list[ChildNode] = []
+    boards: dict[int, Position] = {}
+    for parent_index, frm, to, text, starting, nags in nodes:
+        parent: GameNode = game if parent_index < 0 else built[parent_index]
+        pos = boards.pop(parent_index, None) if len(parent.variations) == 0 else None
+        if pos is None:
+            pos = parent.board()
+        move = Move(frm, to)
+        pos.push(move)
+        child = ChildNode(parent, move, text, starting, set(nags))
+        parent.variations.append(child)
+        boards[len(built)] = pos
+        built.append(child)
+    game.errors = errors
+    game.unread = unread
+    game._version += 1
+    return game
+
+
+def _node_at(game: Game, path: list[int]) -> GameNode:
+    node: GameNode = game
+    for i in path:
+        node = node.variations[i]
+    return node
+
+
+def _check_tag(name: object, value: object) -> None:
+    if not isinstance(name, str) or not isinstance(value, str):
+        bad = name if not isinstance(name, str) else value
+        raise TypeError(f"tag names and values must be str, got {type(bad).__name__}")
+    if not _TAG_NAME.fullmatch(name):
+        raise ValueError(f"a tag name is ASCII letters, digits and '_', got {_quote(name)}")
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+def _format_name(format: object) -> PgnFormat:
+    if not isinstance(format, str):
+        raise TypeError(f"format must be a str, got {type(format).__name__}")
     for name in ("ICCS", "WXF", "Chinese"):
-        if format.lower() == name.lower():
+        if format.lower() == name.lower() and format.isascii():
             return name
-    raise ValueError(f"format must be 'ICCS', 'WXF' or 'Chinese', got {format!r}")
+    raise ValueError(f"format must be 'ICCS', 'WXF' or 'Chinese', got {_quote(format)}")
 
 
 def _write(pos: Position, move: Move, fmt: PgnFormat) -> str:
@@ -195,162 +832,763 @@ def _write(pos: Position, move: Move, fmt: PgnFormat) -> str:
     return chinese(pos, move)
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+def _escape_tag(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+
+
+_TAG_UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_TAG_ESCAPES = {"n": "\n", "r": "\r"}
+
+
+def _unescape_tag(value: str) -> str:
+    return _TAG_UNESCAPE.sub(lambda m: _TAG_ESCAPES.get(m.group(1), m.group(1)), value)
+
+
+_LINE_START_BRACKET = re.compile(r"(^|\n)([ \t\ufeff]*)\[")
 
 
 def _comment(text: str) -> str:
-    return "{" + text.replace("}", ")") + "}"
+    body = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    body = body.replace("\\", "\\\\").replace("}", "\\}")
+    body = _LINE_START_BRACKET.sub(lambda m: m.group(1) + m.group(2) + "\\[", body)
+    return "{" + body + "}"
+
+
+_COMMENT_UNESCAPE = re.compile(r"\\([\\}\[])")
+
+
+def _uncomment(body: str) -> str:
+    return _COMMENT_UNESCAPE.sub(r"\1", body).strip()
+
+
+def _movetext(game: Game, fmt: PgnFormat) -> list[str]:
+    """The move text tokens of the whole tree, written without recursion."""
+    tokens: list[str] = []
+    if game.comment.strip():
+        tokens.append(_comment(game.comment))
+    pos = game.board() if fmt != "ICCS" else None
+    # Position bookkeeping for ICCS (no board needed): ply count and side from the start FEN.
+    start = Position(game.fen)
+    start_turn, start_number = start.turn, start.fullmove_number
+    depth = 0  # moves pushed beyond the start
+    need_number = True
+
+    def number(ply_depth: int, force: bool) -> str | None:
+        red_first = start_turn == Color.RED
+        half = ply_depth + (0 if red_first else 1)
+        move_no = start_number + half // 2
+        if half % 2 == 0:
+            return f"{move_no}."
+        return f"{move_no}..." if force else None
+
+    def move_tokens(node: ChildNode, force_number: bool) -> None:
+        n = number(depth, force_number)
+        if n:
+            tokens.append(n)
+        tokens.append(_write(pos, node.move, fmt) if pos is not None else iccs(node.move, "dashed"))
+        for nag in sorted(node.nags):
+            tokens.append(f"${nag}")
+        if node.comment.strip():
+            tokens.append(_comment(node.comment))
+
+    def push(move: Move) -> None:
+        nonlocal depth
+        if pos is not None:
+            pos.push(move)
+        depth += 1
+
+    def pop() -> None:
+        nonlocal depth
+        if pos is not None:
+            pos.pop()
+        depth -= 1
+
+    # Work stack of actions: ("line", node) writes the continuation after node (the board is
+    # at node); ("var", child) opens a variation; ("push", child) steps into the main child;
+    # ("close", depth) closes a variation and returns the board to that depth.
+    stack: list[tuple[str, object]] = [("line", game)]
+    while stack:
+        kind, item = stack.pop()
+        if kind == "line":
+            node = item
+            assert isinstance(node, GameNode)
+            if not node.variations:
+                continue
+            main = node.variations[0]
+            move_tokens(main, need_number)
+            need_number = bool(main.comment.strip()) or len(node.variations) > 1
+            stack.append(("line-main", main))
+            for child in reversed(node.variations[1:]):
+                stack.append(("close", depth))
+                stack.append(("var", child))
+        elif kind == "var":
+            var = item
+            assert isinstance(var, ChildNode)
+            tokens.append("(")
+            if var.starting_comment.strip():
+                tokens.append(_comment(var.starting_comment))
+            move_tokens(var, True)
+            need_number = bool(var.comment.strip())
+            push(var.move)
+            stack.append(("line", var))
+        elif kind == "close":
+            target = item
+            assert isinstance(target, int)
+            while depth > target:
+                pop()
+            tokens.append(")")
+            need_number = True
+        else:  # "line-main": step into the main child, then continue its line
+            main_child = item
+            assert isinstance(main_child, ChildNode)
+            push(main_child.move)
+            stack.append(("line", main_child))
+    # "(" sticks to the token after it and ")" to the token before, as python-chess writes.
+    out: list[str] = []
+    glue = False
+    for token in tokens:
+        if token == ")" and out:
+            out[-1] += token
+        elif glue:
+            out[-1] += token
+        else:
+            out.append(token)
+        glue = token == "("
+    return out
 
 
 def _wrap(tokens: list[str], width: int) -> list[str]:
     lines: list[str] = []
-    line = ""
+    line: list[str] = []
+    size = 0
     for token in tokens:
-        if line and len(line) + 1 + len(token) > width:
-            lines.append(line)
-            line = token
+        if "\n" in token:  # a multi-line comment: its lines go out as they are
+            head, *rest = token.split("\n")
+            if line and size + 1 + len(head) > width:
+                lines.append(" ".join(line))
+                line, size = [], 0
+            line.append(head)
+            lines.append(" ".join(line))
+            lines += rest[:-1]
+            line, size = [rest[-1]], len(rest[-1])
+            continue
+        if line and size + 1 + len(token) > width:
+            lines.append(" ".join(line))
+            line, size = [token], len(token)
         else:
-            line = f"{line} {token}" if line else token
+            size += len(token) + (1 if line else 0)
+            line.append(token)
     if line:
-        lines.append(line)
+        lines.append(" ".join(line))
     return lines
 
 
-# -- reading ----------------------------------------------------------------------------------
+# -- reading: lines ---------------------------------------------------------------------------
 
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_NEWLINES = re.compile(r"\r\n|\r|\n")
+_BNEWLINES = re.compile(rb"\r\n|\r|\n")
+
+
+def _decode(raw: bytes, encoding: str | None) -> str:
+    if encoding is not None:
+        return raw.decode(encoding, errors="replace")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("gb18030", errors="replace")
+
+
+class _Source:
+    """Lines (without their ends) of PGN text, a text stream or a binary stream, with pushback.
+
+    Reads one line at a time (``readline``), so a stream is never held in memory; lines read
+    past the end of a game wait in ``pending`` for the next game.
+    """
+
+    def __init__(
+        self,
+        handle: IO[str] | IO[bytes] | None,
+        text: str | None = None,
+        encoding: str | None = None,
+    ) -> None:
+        self.handle = handle
+        self.encoding = encoding
+        self.pending: list[str] = []  # reversed: the next line is last
+        self.first = True
+        self.games = 0
+        self._text_iter: Iterator[re.Match[str]] | None = None
+        if text is not None:
+            self._text_iter = re.finditer(r"([^\r\n]*)(\r\n|\r|\n|$)", text)
+            self._text_len = len(text)
+        self.done = False
+
+    def _more(self) -> bool:
+        """Read more lines into pending; False at the end."""
+        if self.done:
+            return False
+        if self._text_iter is not None:
+            for match in self._text_iter:
+                if match.end() == match.start() == self._text_len:
+                    continue  # the empty match at the very end
+                self.pending.append(match.group(1))
+                return True
+            self.done = True
+            return False
+        assert self.handle is not None
+        raw = self.handle.readline()
+        if not raw:
+            self.done = True
+            return False
+        if isinstance(raw, bytes):
+            if self.first and self.encoding is None:
+                if raw.startswith(b"\xef\xbb\xbf"):
+                    raw = raw[3:]
+                elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+                    self._switch_utf16(raw)
+                    return True
+            parts = [_decode(p, self.encoding) for p in _BNEWLINES.split(raw)]
+        elif isinstance(raw, str):
+            parts = _NEWLINES.split(raw)
+        else:
+            raise TypeError(f"readline() gave {type(raw).__name__}, expected str or bytes")
+        self.first = False
+        if len(parts) > 1 and parts[-1] == "":
+            parts.pop()
+        self.pending.extend(reversed(parts))
+        return True
+
+    def _switch_utf16(self, raw: bytes) -> None:
+        """A UTF-16 file: decode it as a text stream from here on."""
+        assert self.handle is not None
+        tail = self.handle.read()  # UTF-16 files are rare and small: read them whole
+        rest = raw + (tail if isinstance(tail, bytes) else tail.encode("utf-16"))
+        text = rest.decode("utf-16", errors="replace")
+        self.handle = None
+        self._text_iter = re.finditer(r"([^\r\n]*)(\r\n|\r|\n|$)", text)
+        self._text_len = len(text)
+        self.first = False
+
+    def next_line(self) -> str | None:
+        while not self.pending:
+            if not self._more():
+                return None
+        return self.pending.pop()
+
+    def push_back(self, line: str) -> None:
+        self.pending.append(line)
+
+
+_SOURCES: weakref.WeakKeyDictionary[object, _Source] = weakref.WeakKeyDictionary()
+
+
+def _source_for(handle: object) -> _Source:
+    """The _Source of an open file, kept while the file object lives (so a second read_game
+    call gets the lines read past the first game's end)."""
+    try:
+        found = _SOURCES.get(handle)
+    except TypeError:  # not weak-referenceable: text read past a game's end is lost
+        return _Source(handle)  # type: ignore[arg-type]
+    if found is None:
+        # A proxy, not the file: a strong reference from the value would keep the key alive.
+        found = _Source(weakref.proxy(handle))
+        _SOURCES[handle] = found
+    return found
+
+
+# -- reading: one game ------------------------------------------------------------------------
+
+_TAG_START = re.compile(r'[ \t\ufeff]*\[[ \t]*[A-Za-z0-9_]+[ \t]+"')
+_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\]')
+_FULLWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+_FULLWIDTH[0x3000] = 0x20
 _TOKEN = re.compile(
     r"""
-      \{(?P<comment>[^}]*)\}?
-    | ;(?P<line_comment>[^\n]*)
+      (?P<space>\s+)
     | (?P<open>\()
     | (?P<close>\))
-    | (?P<nag>\$\d+)
-    | (?P<result>1-0|0-1|1/2-1/2|\*)(?=[\s{};()]|$)
-    | (?P<number>\d+\s*(?:\.+|、))(?!\d)
-    | (?P<move>[^\s{}();$]+)
+    | (?P<nag>\$\d{1,3})(?![0-9])
+    | (?P<suffix>[!?]{1,2})(?=[\s(){};$]|$)
+    | (?P<result>1-0|0-1|1/2-1/2|\*)(?=[\s(){};$]|$)
+    | (?P<number>\d+\s*(?:\.+|、|。))(?!\d)
+    | (?P<word>[^\s(){};$]+)
+    | (?P<junk>.)
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.DOTALL,
 )
-_ICCS_TOKEN = re.compile(r"[a-iA-I][0-9]-?[a-iA-I][0-9]")
-_CJK = re.compile(r"[^\x00-\x7f]")
+_ICCS_WORD = re.compile(r"[a-iA-I][0-9]-?[a-iA-I][0-9]", re.ASCII)
+_WXF_WORD = re.compile(r"[A-Za-z+\-1-9][A-Za-z+\-1-9][+\-.=][1-9]", re.ASCII)
+_CHINESE_MOTION = re.compile(r"[进進退平]")
 
 
-def _parse_move(pos: Position, text: str) -> Move:
-    """The legal move a move token names, in whichever notation it is written."""
+class _GameReader:
+    """Builds one Game from lines: tags, then move text, with errors recorded."""
+
+    def __init__(self, number: int, strict: bool) -> None:
+        self.game = Game()
+        self.number = number
+        self.strict = strict
+        self.seen_tags: set[str] = set()
+        self.in_moves = False
+        self.finished = False
+        self.pos: Position | None = None
+        self.node: GameNode = self.game
+        #: (node to return to, its depth) for each open variation.
+        self.stack: list[tuple[ChildNode, int]] = []
+        self.depth = 0
+        self.in_comment = False
+        self.comment_parts: list[str] = []
+        self.pending_comment: list[str] = []  # comments after "(", before the first move
+        self.fresh = False  # just after "(", before the variation's first move
+        self.dead = False  # main line broken: the rest goes to unread
+        self.skip_depth = 0  # > 0: inside a variation being skipped after an error
+        self.skip_pops = False  # the skipped variation was opened (its ")" closes it)
+        self.error_count = 0
+
+    # -- errors
+
+    def error(self, exc: PgnError) -> None:
+        if self.strict:
+            raise exc
+        self.error_count += 1
+        if self.error_count <= _MAX_ERRORS:
+            self.game.errors.append(exc)
+        elif self.error_count == _MAX_ERRORS + 1:
+            self.game.errors.append(
+                PgnSyntaxError(
+                    f"game {self.number}: more than {_MAX_ERRORS} errors, the rest not kept",
+                    self.depth,
+                    "",
+                    self.number,
+                )
+            )
+
+    def syntax(self, what: str, text: str) -> None:
+        self.error(
+            PgnSyntaxError(
+                f"game {self.number}, ply {self.depth}: {what}: {_quote(text)}",
+                self.depth,
+                text[:_QUOTE],
+                self.number,
+            )
+        )
+
+    # -- tags
+
+    def take_tags(self, line: str) -> str | None:
+        """Read the tag pairs at the start of line; return the rest, or None if it starts a
+        new game (a tag seen again in this game's tag section)."""
+        pos = 0
+        line = line.lstrip("\ufeff")
+        while True:
+            match = _TAG.match(line, pos)
+            if match is None:
+                break
+            name, value = match.group(1), _unescape_tag(match.group(2))
+            if name in self.seen_tags:
+                return None if pos == 0 else line[pos:]
+            self.seen_tags.add(name)
+            self.game.tags[name] = value
+            pos = match.end()
+        rest = line[pos:]
+        if pos == 0 or _TAG_START.match(rest):
+            # a tag that does not parse (unclosed quote, missing bracket): skip the line
+            self.syntax("malformed tag pair", rest)
+            return ""
+        return rest
+
+    def start_moves(self) -> None:
+        self.in_moves = True
+        fen = self.game.tags.get("FEN")
+        try:
+            self.pos = Position(fen) if fen is not None else Position()
+        except XiangqiError as exc:
+            self.syntax(f"bad FEN tag ({exc})", fen or "")
+            del self.game.tags["FEN"]
+            self.pos = None
+            self.dead = True
+            return
+        if fen is not None:
+            self.game.tags["FEN"] = self.pos.fen()
+
+    # -- move text
+
+    def feed(self, line: str) -> str | None:
+        """Read one line of move text; return the text after a result marker (game over)."""
+        i, n = 0, len(line)
+        if self.in_comment and not line:
+            self.comment_parts.append("\n")
+            return None
+        while i < n:
+            if self.in_comment:
+                j = _comment_end(line, i)
+                if j < 0:
+                    self.comment_parts.append(line[i:])
+                    self.comment_parts.append("\n")
+                    return None
+                self.comment_parts.append(line[i:j])
+                self.in_comment = False
+                self.add_comment(_uncomment("".join(self.comment_parts)))
+                self.comment_parts = []
+                i = j + 1
+                continue
+            ch = line[i]
+            if ch == "{":
+                self.in_comment = True
+                self.comment_parts = []
+                i += 1
+                continue
+            if ch == ";":
+                self.add_comment(line[i + 1 :].strip())
+                return None
+            j = line.find("{", i)
+            k = line.find(";", i)
+            end = min(x for x in (j, k, n) if x >= 0)
+            rest = self.tokens(line[i:end], line[end:])
+            if rest is not None:
+                return rest
+            i = end
+        return None
+
+    def tokens(self, raw: str, after: str) -> str | None:
+        segment = raw.translate(_FULLWIDTH)  # one character for one: offsets stay valid
+        for match in _TOKEN.finditer(segment):
+            kind = match.lastgroup
+            text = match.group()
+            if kind == "space" or kind == "number":
+                continue
+            if kind == "result":
+                if self.stack:
+                    self.syntax("result marker inside a variation", text)
+                    continue
+                if self.game.tags.get("Result", "*") == "*":
+                    self.game.tags["Result"] = text
+                return raw[match.end() :] + after
+            if kind == "open":
+                self.open_variation()
+            elif kind == "close":
+                self.close_variation()
+            elif kind == "nag":
+                self.add_nag(int(text[1:]), text)
+            elif kind == "suffix":
+                self.add_nag(_SUFFIX_NAGS[text], text)
+            elif kind == "word":
+                self.word(text)
+            else:
+                self.syntax("unexpected character", text)
+        return None
+
+    def add_comment(self, text: str) -> None:
+        if not text or self.skip_depth or self.dead:
+            return
+        if self.fresh:  # just after "(": the starting comment of the variation's first move
+            self.pending_comment.append(text)
+            return
+        node = self.node
+        node.comment = f"{node.comment} {text}" if node.comment else text
+
+    def add_nag(self, nag: int, text: str) -> None:
+        if self.skip_depth or self.dead:
+            return
+        if self.node is self.game or self.fresh:
+            self.syntax("NAG before any move", text)
+            return
+        if nag > 255:
+            self.syntax("NAG out of range 0..255", text)
+            return
+        self.node.nags.add(nag)
+
+    def open_variation(self) -> None:
+        if self.dead:
+            self.game.unread.append("(")
+            return
+        if self.skip_depth:
+            self.skip_depth += 1
+            return
+        node = self.node
+        if not isinstance(node, ChildNode) or self.fresh:
+            self.syntax("variation before any move", "(")
+            self.skip_depth, self.skip_pops = 1, False
+            return
+        assert self.pos is not None
+        self.stack.append((node, self.depth))
+        self.pos.pop()
+        self.depth -= 1
+        self.node = node.parent
+        self.fresh = True
+        self.pending_comment = []
+
+    def close_variation(self) -> None:
+        if self.dead:
+            self.game.unread.append(")")
+            return
+        if self.skip_depth:
+            self.skip_depth -= 1
+            if self.skip_depth or not self.skip_pops:
+                return
+        if not self.stack:
+            self.syntax("unmatched ')'", ")")
+            return
+        back, depth = self.stack.pop()
+        assert self.pos is not None
+        while self.depth > depth - 1:
+            self.pos.pop()
+            self.depth -= 1
+        self.pos.push(back.move)
+        self.depth += 1
+        self.node = back
+        self.fresh = False
+        self.pending_comment = []
+
+    def word(self, text: str) -> None:
+        if self.dead:
+            self.game.unread.append(text)
+            return
+        if self.skip_depth:
+            return
+        for part in _split_word(text):
+            if not self.move(part):
+                return
+
+    def move(self, text: str) -> bool:
+        assert self.pos is not None
+        word, nag = _strip_suffix(text)
+        ply = self.depth + 1
+        try:
+            move = _parse_move(self.pos, word)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            side = "Red" if self.pos.turn == Color.RED else "Black"
+            where = (
+                f"game {self.number}, ply {ply} (move {self.pos.fullmove_number}, {side}) "
+                f"{_quote(text)}"
+            )
+            error: PgnError
+            if isinstance(exc, IllegalMoveError):
+                error = IllegalPgnMoveError(f"{where}: {exc}", ply, text, self.number)
+            else:
+                error = InvalidPgnMoveError(f"{where}: {exc}", ply, text, self.number)
+            self.error(error)
+            if self.stack:
+                self.skip_depth, self.skip_pops = 1, True  # drop the rest of this variation
+            else:
+                self.dead = True
+                self.game.unread.append(text)
+            return False
+        self.pos.push(move)
+        self.depth += 1
+        starting = " ".join(self.pending_comment) if self.fresh else ""
+        child = ChildNode(self.node, move, "", starting, set())
+        if nag is not None:
+            child.nags.add(nag)
+        self.node.variations.append(child)
+        self.node = child
+        self.fresh = False
+        self.pending_comment = []
+        return True
+
+    def finish(self) -> Game:
+        if self.in_comment:
+            self.syntax("unclosed comment", "".join(self.comment_parts))
+            self.in_comment = False
+            self.add_comment(_uncomment("".join(self.comment_parts)))
+        if self.stack and not self.dead:
+            self.syntax(f"{len(self.stack)} variation(s) not closed", "(")
+        self.game._version += 1
+        return self.game
+
+
+def _comment_end(line: str, start: int) -> int:
+    """Index of the "}" that closes a comment (not escaped as "\\}"), or -1."""
+    i = start
+    while True:
+        j = line.find("}", i)
+        if j < 0:
+            return -1
+        backslashes = 0
+        k = j - 1
+        while k >= start and line[k] == "\\":
+            backslashes += 1
+            k -= 1
+        if backslashes % 2 == 0:
+            return j
+        i = j + 1
+
+
+def _strip_suffix(text: str) -> tuple[str, int | None]:
     word = text.rstrip("!?")
-    if _CJK.search(word):
+    suffix = text[len(word) :]
+    nag = _SUFFIX_NAGS.get(suffix) if suffix else None
+    return word, nag
+
+
+def _split_word(text: str) -> list[str]:
+    """Split moves written together without spaces ("C2=5H8+7", "炮二平五马８进７")."""
+    word, _ = _strip_suffix(text)
+    if len(word) <= 5:
+        return [text]
+    if not word.isascii():
+        cuts = [m.end() + 1 for m in _CHINESE_MOTION.finditer(word)]
+        if len(cuts) >= 2 and cuts[-1] in (len(word), len(word) - 1):
+            parts, start = [], 0
+            for cut in cuts[:-1]:
+                parts.append(text[start:cut])
+                start = cut
+            parts.append(text[start:])
+            return parts
+        return [text]
+    if len(word) % 4 == 0 and all(
+        _WXF_WORD.fullmatch(word[i : i + 4]) or _ICCS_WORD.fullmatch(word[i : i + 4])
+        for i in range(0, len(word), 4)
+    ):
+        parts = [text[i : i + 4] for i in range(0, len(word), 4)]
+        parts[-1] = text[len(word) - 4 :]
+        return parts
+    return [text]
+
+
+def _parse_move(pos: Position, word: str) -> Move:
+    """The legal move a move token names, in whichever notation it is written."""
+    if not word.isascii():
         return parse_chinese(pos, word.rstrip("+#"))
-    if _ICCS_TOKEN.fullmatch(word.rstrip("+#")):
-        return parse_iccs(pos, word.rstrip("+#"))
+    bare = word.rstrip("+#")
+    if _ICCS_WORD.fullmatch(bare):
+        return parse_iccs(pos, bare)
     if len(word) == 5 and word[-1] in "+#":
         word = word[:-1]
     return parse_wxf(pos, word)
 
 
-def _ends_game(movetext: str) -> bool:
-    """Does the move text so far hold a result marker outside comments and variations?"""
-    depth = 0
-    for match in _TOKEN.finditer(movetext):
-        if match.group("open"):
-            depth += 1
-        elif match.group("close"):
-            depth = max(0, depth - 1)
-        elif match.group("result") and depth == 0:
-            return True
-    return False
-
-
-def _build(tag_lines: list[str], movetext: str, strict: bool) -> Game:
-    game = Game()
-    for line in tag_lines:
-        for name, value in _TAG.findall(line):
-            game.tags[name] = re.sub(r"\\(.)", r"\1", value)
-    pos = game.board()  # a bad FEN tag raises InvalidFenError
-    failed = False
-    depth = 0
-    for match in _TOKEN.finditer(movetext):
-        kind = match.lastgroup
-        if kind == "open":
-            depth += 1
-        elif kind == "close":
-            depth = max(0, depth - 1)
-        elif depth or kind in ("nag", "number"):
-            continue
-        elif kind in ("comment", "line_comment"):
-            text = (match.group(kind) or "").strip()
-            if text and not failed:
-                ply = len(game.moves)
-                joined = f"{game.comments[ply]} {text}" if ply in game.comments else text
-                game.comments[ply] = joined
-        elif kind == "result":
-            if game.tags.get("Result", "*") == "*":
-                game.tags["Result"] = match.group("result")
-        elif failed:
-            game.unread.append(match.group("move"))
-        else:
-            text = match.group("move")
-            ply = len(game.moves) + 1
-            try:
-                move = _parse_move(pos, text)
-            except (InvalidMoveError, IllegalMoveError) as exc:
-                side = "Red" if pos.turn == Color.RED else "Black"
-                where = f"ply {ply} (move {pos.fullmove_number}, {side}) {text!r}"
-                error: PgnMoveError
-                if isinstance(exc, IllegalMoveError):
-                    error = IllegalPgnMoveError(f"{where}: {exc}", ply, text)
-                else:
-                    error = InvalidPgnMoveError(f"{where}: {exc}", ply, text)
-                if strict:
-                    raise error from None
-                game.errors.append(error)
-                game.unread.append(text)
-                failed = True
+def _read(source: _Source, strict: bool) -> Game | None:
+    number = source.games + 1
+    reader = _GameReader(number, strict)
+    started = False
+    while True:
+        line = source.next_line()
+        if line is None:
+            break
+        if not reader.in_moves:
+            if _TAG_START.match(line):
+                rest = reader.take_tags(line)
+                if rest is None:  # a tag seen again: the next game's tags
+                    source.push_back(line)
+                    break
+                started = True
+                if not rest.strip():
+                    continue
+                line = rest
+            stripped = line.strip().lstrip("\ufeff").strip()
+            if not stripped or line.startswith("%"):
                 continue
-            pos.push(move)
-            game.moves.append(move)
-    return game
+            started = True
+            reader.start_moves()
+            line = line.lstrip().lstrip("\ufeff")
+        elif _TAG_START.match(line):
+            if reader.in_comment:
+                reader.syntax("unclosed comment before the next game's tags", line)
+                reader.in_comment = False
+            source.push_back(line)
+            break
+        elif line.startswith("%") and not reader.in_comment:
+            continue
+        rest = reader.feed(line)
+        if rest is not None:
+            if rest.strip():
+                source.push_back(rest)
+            break
+    if not started:
+        return None
+    source.games = number
+    return reader.finish()
 
 
-def read_game(source: str | TextIO, *, strict: bool = False) -> Game | None:
+def read_game(source: str | IO[str], *, strict: bool = False) -> Game | None:
     """Read the next game from PGN text or an open text file; None when there is none left.
 
-    From a file, reading stops after the game's result marker (or before the next game's tags,
-    when the file can seek), so calling again reads the next game. Bad moves are recorded in
+    From a file, reading stops after the game's result marker or at the next game's tags;
+    text read past the end waits for the next call on the same file object, so calling again
+    reads the next game even from a pipe. Bad moves and skipped text are recorded in
     game.errors (see the module docstring); strict=True raises the first one instead.
     """
-    handle = io.StringIO(source) if isinstance(source, str) else source
-    tag_lines: list[str] = []
-    movetext: list[str] = []
-    while True:
-        mark = handle.tell() if handle.seekable() else None
-        line = handle.readline()
-        if not line:
-            break
-        stripped = line.strip().lstrip("\ufeff")
-        if not movetext:
-            if stripped.startswith("["):
-                tag_lines.append(stripped)
-                continue
-            if not stripped or stripped.startswith("%"):
-                continue
-        elif stripped.startswith("[") and _TAG.match(stripped):
-            if mark is not None:
-                handle.seek(mark)  # the next game's tags: leave them for the next call
-            break
-        movetext.append(line)
-        if _ends_game("".join(movetext)):
-            break
-    if not tag_lines and not movetext:
-        return None
-    return _build(tag_lines, "".join(movetext), strict)
+    if isinstance(source, str):
+        src = _Source(None, text=source)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        raise TypeError(
+            "read_game() takes PGN text (str) or a text file, got bytes; "
+            "use read_games() for binary files, which sniffs the encoding"
+        )
+    elif hasattr(source, "readline"):
+        if isinstance(source, (io.RawIOBase, io.BufferedIOBase)):
+            raise TypeError(
+                "read_game() takes a text file, got a binary one; open it in text mode "
+                "or use read_games(), which sniffs the encoding"
+            )
+        src = _source_for(source)
+    else:
+        raise TypeError(
+            f"read_game() takes PGN text (str) or a text file, got {type(source).__name__}"
+        )
+    if not isinstance(strict, bool):
+        raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
+    return _read(src, strict)
 
 
-def read_games(source: str | TextIO, *, strict: bool = False) -> list[Game]:
-    """Every game in PGN text or an open text file, in order (see read_game)."""
-    handle = io.StringIO(source) if isinstance(source, str) else source
-    games: list[Game] = []
-    while (game := read_game(handle, strict=strict)) is not None:
-        games.append(game)
-    return games
+@overload
+def read_games(source: str, *, encoding: str | None = None, strict: bool = False) -> list[Game]: ...
+@overload
+def read_games(
+    source: os.PathLike[str] | IO[str] | IO[bytes] | bytes,
+    *,
+    encoding: str | None = None,
+    strict: bool = False,
+) -> Iterator[Game]: ...
+def read_games(
+    source: str | os.PathLike[str] | IO[str] | IO[bytes] | bytes,
+    *,
+    encoding: str | None = None,
+    strict: bool = False,
+) -> list[Game] | Iterator[Game]:
+    """Every game of PGN text (a list), or of a path (os.PathLike) or an open text or binary
+    file (an iterator that reads one game at a time).
+
+    A str is PGN text, already in memory, and gives a list as before; pass a pathlib.Path for
+    a file name. From a file or path, games are read lazily, so memory stays bounded by one
+    game. Binary input is decoded with encoding, or, when it is None, sniffed: a BOM (UTF-8
+    or UTF-16), else each line as UTF-8 and, failing that, GB18030 (a superset of GBK). Each
+    bad game carries its errors and the others still read; strict=True raises the first.
+    """
+    if not isinstance(strict, bool):
+        raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
+    if encoding is not None:
+        if not isinstance(encoding, str):
+            raise TypeError(f"encoding must be a str, got {type(encoding).__name__}")
+        import codecs
+
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise ValueError(f"unknown encoding {_quote(encoding)}") from None
+    if isinstance(source, str):
+        return list(_iterate(_Source(None, text=source), strict))
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _iterate(_Source(io.BytesIO(bytes(source)), encoding=encoding), strict)
+    if isinstance(source, os.PathLike):
+        return _iterate_path(source, encoding, strict)
+    if hasattr(source, "readline"):
+        src = _source_for(source)
+        src.encoding = encoding
+        return _iterate(src, strict, source)
+    raise TypeError(
+        "read_games() takes PGN text (str), a path (os.PathLike) or an open file, "
+        f"got {type(source).__name__}"
+    )
+
+
+def _iterate(source: _Source, strict: bool, keep: object = None) -> Iterator[Game]:
+    """The games of source; keep holds the file object alive while the iterator lives."""
+    while (game := _read(source, strict)) is not None:
+        yield game
+    del keep
+
+
+def _iterate_path(path: os.PathLike[str], encoding: str | None, strict: bool) -> Iterator[Game]:
+    with open(path, "rb") as handle:
+        yield from _iterate(_Source(handle, encoding=encoding), strict)

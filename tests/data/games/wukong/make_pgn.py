@@ -1,0 +1,74 @@
+"""Build the three PGN files of this folder from games_uci.txt (see ../README.md).
+
+games_uci.txt holds the games as transcribed from the source: id|event|Red|Black|ICCS moves.
+  wukong_iccs.pgn     the moves as they are (ICCS), formatted here without the library
+  wukong_wxf.pgn      WXF text written by Fairy-Stockfish (pyffish), an independent writer
+  wukong_chinese.pgn  Chinese text written by xiangqi.pgn (checked in tests/test_pgn_data.py
+                      against a transliteration of Fairy-Stockfish's WXF)
+Run from the repository root: python tests/data/games/wukong/make_pgn.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+
+def games() -> list[tuple[str, str, str, str, list[str]]]:
+    rows = []
+    for line in (HERE / "games_uci.txt").read_text(encoding="utf-8").splitlines():
+        number, event, red, black, moves = line.split("|")
+        rows.append((number, event, red, black, moves.split()))
+    return rows
+
+
+def tags(number: str, event: str, red: str, black: str, fmt: str) -> str:
+    return (
+        f'[Game "Chinese Chess"]\n[Event "{event}"]\n[Round "{number}"]\n'
+        f'[Red "{red}"]\n[Black "{black}"]\n[Result "*"]\n[Format "{fmt}"]\n\n'
+    )
+
+
+def movetext(words: list[str]) -> str:
+    tokens = []
+    for i, word in enumerate(words):
+        if i % 2 == 0:
+            tokens.append(f"{i // 2 + 1}.")
+        tokens.append(word)
+    tokens.append("*")
+    lines, line = [], ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > 79:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    lines.append(line)
+    return "\n".join(lines) + "\n\n"
+
+
+def main() -> None:
+    import pyffish
+
+    from xiangqi import Move
+    from xiangqi.pgn import Game
+
+    iccs, wxf, chinese = [], [], []
+    start = pyffish.start_fen("xiangqi")
+    for number, event, red, black, moves in games():
+        iccs.append(tags(number, event, red, black, "ICCS") + movetext(moves))
+        ranks1 = [f"{m[0]}{int(m[1]) + 1}{m[2]}{int(m[3]) + 1}" for m in moves]
+        notation = pyffish.NOTATION_XIANGQI_WXF
+        words = pyffish.get_san_moves("xiangqi", start, ranks1, False, notation)
+        wxf.append(tags(number, event, red, black, "WXF") + movetext(words))
+        game = Game(tags={"Event": event, "Round": number, "Red": red, "Black": black})
+        for m in moves:
+            game.add_move(Move.from_iccs(m))
+        chinese.append(game.to_pgn("Chinese", 79) + "\n")
+    for name, texts in (("iccs", iccs), ("wxf", wxf), ("chinese", chinese)):
+        (HERE / f"wukong_{name}.pgn").write_text("".join(texts), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
