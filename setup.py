@@ -1,4 +1,4 @@
-"""Build script: declares the one compiled extension, xiangqi._core.
+"""Build script: declares the compiled extensions, xiangqi._core and xiangqi._rl.
 
 All metadata lives in pyproject.toml. Set XIANGQI_ANNOTATE=1 to write the
 annotated HTML next to the .pyx (yellow lines are Python interaction), and
@@ -23,7 +23,14 @@ extensions = [
         ["xiangqi/_core.pyx"],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
-    )
+    ),
+    # The RL boundary (batch encoders, VectorEnv); cimports the core's C functions.
+    Extension(
+        "xiangqi._rl",
+        ["xiangqi/_rl.pyx"],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+    ),
 ]
 
 setup(

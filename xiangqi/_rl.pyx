@@ -1,0 +1,508 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The compiled RL boundary: batch encoders, legal-action masks and the vectorised
+environment's state, over caller-visible buffers (xiangqi.rl wraps them in NumPy).
+
+The C routines live in xiangqi/core/rl.pxd (the action space, plane layout and
+game-end judge are documented there). Functions here check what Python hands
+them, gather board states with the GIL held, then work without it.
+"""
+
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
+from xiangqi._core cimport Board
+from xiangqi.core.movegen cimport generate_legal_moves, in_check
+from xiangqi.core.rules cimport PlyRecord, count_occurrences
+from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
+from xiangqi.core.tables cimport init_tables
+from xiangqi.core.zobrist cimport (
+    key_after_move,
+    key_from_scratch,
+    piece_key,
+    public_square,
+    side_key,
+)
+from xiangqi.core.rl cimport (
+    ACTION_CODE,
+    BASE_PLANES,
+    MIRROR,
+    MOVER_LOSES,
+    MOVER_WINS,
+    NUM_ACTIONS,
+    ONGOING,
+    PIECE_PLANES,
+    PLANE_SIZE,
+    TRUNCATED,
+    action_to_move,
+    init_rl_tables,
+    judge_end,
+    legal_actions,
+    splitmix_next,
+    write_counter_planes,
+    move_piece_planes,
+    write_piece_planes,
+)
+
+# This extension inlines the core's generator, so it fills its own copy of the tables.
+init_tables()
+if init_rl_tables() != NUM_ACTIONS:
+    raise ImportError("the action table does not hold 2086 actions")
+
+
+def action_codes():
+    """Every action's view squares as from_square * 90 + to_square, in action order."""
+    return [ACTION_CODE[a] for a in range(NUM_ACTIONS)]
+
+
+def mirror_codes():
+    """Action index -> the action of the left-right mirrored move."""
+    return [MIRROR[a] for a in range(NUM_ACTIONS)]
+
+
+cdef void gather(Board board, int history, BoardState* state, int* records, int* count,
+                 int* reps) noexcept:
+    # Copy what encode_one needs from a board, with the GIL held: its state, its last
+    # `history` moves (newest first, mv | cap << 16) and its repetition count, from the
+    # game-end history (plies[0] the root, plies[nply] now).
+    cdef int j, n = board.nply
+    cdef const PlyRecord* plies = board.plies
+    state[0] = board.st
+    count[0] = history if history < n else n
+    for j in range(count[0]):
+        records[j] = plies[n - j].move | (plies[n - j].captured << 16)
+    reps[0] = count_occurrences(plies, n) - 1
+
+
+cdef void encode_one(BoardState* b, const int* records, int count, int history,
+                     int clock, int reps, int view, unsigned char* out) noexcept nogil:
+    # Planes of one position (see core/rl.pxd), records newest first: mv | cap << 16;
+    # seen from the side to move, or from side `view` when that is 0 or 1.
+    cdef int mover = b.side if view < 0 else view, j, rec
+    write_piece_planes(b, mover, out)
+    for j in range(history):
+        memset(out + (BASE_PLANES + PIECE_PLANES * j) * PLANE_SIZE, 0, PIECE_PLANES * PLANE_SIZE)
+    for j in range(count):
+        rec = records[j]
+        unmake_move(b, rec & 0xffff, rec >> 16)
+        write_piece_planes(b, mover, out + (BASE_PLANES + PIECE_PLANES * j) * PLANE_SIZE)
+    write_counter_planes(out, reps, clock)
+
+
+def encode_batch(list boards not None, const long long[::1] clocks not None, int history,
+                 unsigned char[:, ::1] out not None, int view=-1):
+    """Write the planes of each Board into out[i] (uint8, 16 + 14 * history planes of 90).
+
+    clocks[i] is board i's no-capture clock in plies; view -1 is the side to move's
+    view, 0 Red's, 1 Black's. Runs without the GIL on copies.
+    """
+    cdef tuple held = tuple(boards)
+    cdef Py_ssize_t count = len(held), i
+    cdef Py_ssize_t width = (BASE_PLANES + PIECE_PLANES * history) * PLANE_SIZE
+    cdef BoardState* states
+    cdef int* counts
+    cdef int* reps
+    cdef int* recs
+    if not 0 <= history <= 64:
+        raise ValueError(f"history must be in 0..64, got {history}")
+    if not -1 <= view <= 1:
+        raise ValueError(f"view must be -1, 0 or 1, got {view}")
+    if out.shape[0] != count or out.shape[1] != width or clocks.shape[0] != count:
+        raise ValueError(f"buffers do not fit {count} positions of {width} bytes")
+    for i in range(count):
+        if not isinstance(held[i], Board):
+            raise TypeError(f"boards[{i}] is not a Board")
+    states = <BoardState*>malloc(sizeof(BoardState) * (count + 1))
+    counts = <int*>malloc(sizeof(int) * (count + 1))
+    reps = <int*>malloc(sizeof(int) * (count + 1))
+    recs = <int*>malloc(sizeof(int) * (count * history + 1))
+    try:
+        if states == NULL or counts == NULL or reps == NULL or recs == NULL:
+            raise MemoryError()
+        for i in range(count):
+            gather(<Board>held[i], history, &states[i], recs + i * history, &counts[i], &reps[i])
+        with nogil:
+            for i in range(count):
+                encode_one(&states[i], recs + i * history, counts[i], history,
+                           <int>min(clocks[i], 255), reps[i], view, &out[i, 0])
+    finally:
+        free(states)
+        free(counts)
+        free(reps)
+        free(recs)
+
+
+def legal_mask_batch(list boards not None, unsigned char[:, ::1] out not None):
+    """Write each Board's legal-action mask (0/1 bytes, NUM_ACTIONS wide) into out[i]."""
+    cdef tuple held = tuple(boards)
+    cdef Py_ssize_t count = len(held), i
+    cdef int j, n
+    cdef short actions[MAX_MOVES]
+    cdef BoardState* states
+    if out.shape[0] != count or out.shape[1] != NUM_ACTIONS:
+        raise ValueError(f"mask buffer must be ({count}, {NUM_ACTIONS})")
+    for i in range(count):
+        if not isinstance(held[i], Board):
+            raise TypeError(f"boards[{i}] is not a Board")
+    states = <BoardState*>malloc(sizeof(BoardState) * (count + 1))
+    if states == NULL:
+        raise MemoryError()
+    try:
+        for i in range(count):
+            states[i] = (<Board>held[i]).st
+        with nogil:
+            for i in range(count):
+                memset(&out[i, 0], 0, NUM_ACTIONS)
+                n = legal_actions(&states[i], actions)
+                for j in range(n):
+                    out[i, actions[j]] = 1
+    finally:
+        free(states)
+
+
+# zobrist.pxd's piece_key(pc, sq) for every piece id and 16x16 square, and side_key(),
+# cached at import: the step updates a key with table reads instead of hashing.
+cdef unsigned long long PIECE_KEYS[48][256]
+cdef unsigned long long SIDE_KEY = side_key()
+
+
+cdef void init_key_cache() noexcept:
+    cdef int pc, sq
+    for pc in range(48):
+        for sq in range(256):
+            PIECE_KEYS[pc][sq] = piece_key(pc, sq) if pc >= 16 else 0
+
+
+init_key_cache()
+
+
+cdef inline unsigned long long move_key(unsigned long long key, int pc, int frm, int to,
+                                        int cap) noexcept nogil:
+    # zobrist.pxd's key_after_move, from the cached keys (a test compares the two).
+    key ^= PIECE_KEYS[pc][frm] ^ PIECE_KEYS[pc][to] ^ SIDE_KEY
+    if cap:
+        key ^= PIECE_KEYS[cap][to]
+    return key
+
+
+def move_key_check(Board board not None):
+    """(from_square * 90 + to_square, key_after_move, move_key) of every legal move of
+    board: the key cache's self-test."""
+    cdef int moves[MAX_MOVES]
+    cdef BoardState st = board.st
+    cdef int n = generate_legal_moves(&st, moves), j, mv, pc, cap
+    cdef unsigned long long key = key_from_scratch(st.squares, st.side)
+    out = []
+    for j in range(n):
+        mv = moves[j]
+        pc = st.squares[mv & 255]
+        cap = st.squares[mv >> 8]
+        out.append((public_square(mv & 255) * 90 + public_square(mv >> 8),
+                    key_after_move(key, pc, mv & 255, mv >> 8, cap),
+                    move_key(key, pc, mv & 255, mv >> 8, cap)))
+    return out
+
+
+cdef inline int occurrences(const unsigned long long* keys, int n, long long clock) noexcept nogil:
+    # rules.pxd's count_occurrences over packed keys: how often keys[n] occurs among
+    # keys[n - clock .. n] at even distance (itself included; 2 plies back cannot match).
+    cdef unsigned long long key = keys[n]
+    cdef long long stop = n - clock
+    cdef int i = n - 4, seen = 1
+    if stop < 0:
+        stop = 0
+    while i >= stop:
+        seen += keys[i] == key
+        i -= 2
+    return seen
+
+
+cdef inline unsigned long long next_random(unsigned long long* state) noexcept nogil:
+    # xorshift64*: one environment's private random stream for sample_legal.
+    cdef unsigned long long x = state[0]
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    state[0] = x
+    return x * 0x2545F4914F6CDD1DULL
+
+
+cdef class VectorCore:
+    """State of num_envs games stepped together; xiangqi.rl.VectorEnv is the public face.
+
+    The caller allocates the output buffers (observations (N, 16 * 90) uint8, masks
+    (N, NUM_ACTIONS) uint8, rewards (N,) float32, terminations and truncations (N,)
+    uint8); every reset and step overwrites them in place.
+    """
+
+    cdef int num_envs, max_plies
+    cdef BoardState start
+    cdef BoardState* states
+    cdef int* plies             # plies played in each game
+    cdef PlyRecord* history     # [i * (max_plies + 1) + j]: game i's history, as Board's
+    cdef PlyRecord start_ply    # history entry of the start position
+    cdef int* occurrences       # count_occurrences of each game's current position
+    # The keys of history, packed: the occurrence scan reads 8 bytes a ply, not 32.
+    cdef unsigned long long* keys
+    cdef unsigned long long* rng    # one random stream per environment
+    cdef short* legal           # [i * MAX_MOVES + j]: legal actions of game i
+    cdef int* legal_count
+    cdef unsigned short* placed     # [32 * i + j]: offsets of the ones in game i's piece planes
+    cdef int* placed_count
+    cdef unsigned char[:, ::1] obs
+    cdef unsigned char[:, ::1] mask
+    cdef float[::1] rewards
+    cdef unsigned char[::1] terminations
+    cdef unsigned char[::1] truncations
+
+    def __cinit__(self):
+        self.states = NULL
+        self.plies = NULL
+        self.history = NULL
+        self.occurrences = NULL
+        self.keys = NULL
+        self.rng = NULL
+        self.legal = NULL
+        self.legal_count = NULL
+        self.placed = NULL
+        self.placed_count = NULL
+
+    def __init__(self, int num_envs, int max_plies, Board start not None,
+                 unsigned char[:, ::1] obs not None, unsigned char[:, ::1] mask not None,
+                 float[::1] rewards not None, unsigned char[::1] terminations not None,
+                 unsigned char[::1] truncations not None):
+        if self.states != NULL:
+            raise RuntimeError("VectorCore is already initialised")
+        if num_envs < 1 or max_plies < 1:
+            raise ValueError("num_envs and max_plies must be >= 1")
+        if (obs.shape[0] != num_envs or obs.shape[1] != BASE_PLANES * PLANE_SIZE
+                or mask.shape[0] != num_envs or mask.shape[1] != NUM_ACTIONS
+                or rewards.shape[0] != num_envs or terminations.shape[0] != num_envs
+                or truncations.shape[0] != num_envs):
+            raise ValueError("output buffers do not fit num_envs")
+        self.num_envs = num_envs
+        self.max_plies = max_plies
+        self.start = start.st
+        self.start_ply.key = key_from_scratch(self.start.squares, self.start.side)
+        self.start_ply.move = 0
+        self.start_ply.captured = 0
+        self.start_ply.clock = 0
+        self.start_ply.check = in_check(&self.start, self.start.side)
+        self.obs = obs
+        self.mask = mask
+        self.rewards = rewards
+        self.terminations = terminations
+        self.truncations = truncations
+        self.states = <BoardState*>malloc(sizeof(BoardState) * num_envs)
+        self.plies = <int*>malloc(sizeof(int) * num_envs)
+        self.history = <PlyRecord*>malloc(sizeof(PlyRecord) * num_envs * (<size_t>max_plies + 1))
+        self.occurrences = <int*>malloc(sizeof(int) * num_envs)
+        self.keys = <unsigned long long*>malloc(
+            sizeof(unsigned long long) * num_envs * (<size_t>max_plies + 1))
+        self.rng = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs)
+        self.legal = <short*>malloc(sizeof(short) * num_envs * MAX_MOVES)
+        self.legal_count = <int*>calloc_ints(num_envs)
+        self.placed = <unsigned short*>malloc(sizeof(unsigned short) * 32 * num_envs)
+        self.placed_count = <int*>calloc_ints(num_envs)
+        if (self.states == NULL or self.plies == NULL or self.history == NULL
+                or self.occurrences == NULL or self.keys == NULL
+                or self.rng == NULL
+                or self.legal == NULL or self.legal_count == NULL or self.placed == NULL
+                or self.placed_count == NULL):
+            raise MemoryError()
+        self.seed(0)
+        self.reset()
+
+    def __dealloc__(self):
+        free(self.states)
+        free(self.plies)
+        free(self.history)
+        free(self.occurrences)
+        free(self.keys)
+        free(self.rng)
+        free(self.legal)
+        free(self.legal_count)
+        free(self.placed)
+        free(self.placed_count)
+
+    def seed(self, unsigned long long seed):
+        """Restart every environment's random stream from seed."""
+        cdef unsigned long long state = seed
+        cdef int i
+        for i in range(self.num_envs):
+            self.rng[i] = splitmix_next(&state) | 1     # xorshift needs a nonzero state
+
+    cdef int refresh_legal(self, int i) noexcept nogil:
+        # Clear game i's old mask entries, then list and mark its legal actions.
+        cdef short* legal = self.legal + i * MAX_MOVES
+        cdef unsigned char* mask = &self.mask[i, 0]
+        cdef int j, n
+        for j in range(self.legal_count[i]):
+            mask[legal[j]] = 0
+        n = legal_actions(&self.states[i], legal)
+        for j in range(n):
+            mask[legal[j]] = 1
+        self.legal_count[i] = n
+        return n
+
+    cdef void write_planes(self, int i) noexcept nogil:
+        # Observation of game i from its state and history.
+        cdef unsigned char* out = &self.obs[i, 0]
+        cdef const PlyRecord* now = self.history + <size_t>i * (self.max_plies + 1) + self.plies[i]
+        self.placed_count[i] = move_piece_planes(&self.states[i], self.states[i].side, out,
+                                                 self.placed + 32 * i, self.placed_count[i])
+        write_counter_planes(out, self.occurrences[i] - 1, <int>min(now.clock, 255))
+
+    cdef void reset_one(self, int i) noexcept nogil:
+        self.states[i] = self.start
+        self.history[<size_t>i * (self.max_plies + 1)] = self.start_ply
+        self.keys[<size_t>i * (self.max_plies + 1)] = self.start_ply.key
+        self.plies[i] = 0
+        self.occurrences[i] = 1
+        self.refresh_legal(i)
+        self.write_planes(i)
+
+    cdef void step_one(self, int i, int a) noexcept nogil:
+        # Play action a in game i, extend its history as Board.push does, judge the end.
+        cdef BoardState* b = &self.states[i]
+        cdef PlyRecord* history = self.history + <size_t>i * (self.max_plies + 1)
+        cdef unsigned long long* keys = self.keys + <size_t>i * (self.max_plies + 1)
+        cdef int mv = action_to_move(a, b.side), verdict, cap, n = self.plies[i]
+        cdef int pc = b.squares[mv & 255]
+        cap = make_move(b, mv)
+        keys[n + 1] = move_key(keys[n], pc, mv & 255, mv >> 8, cap)
+        history[n + 1].key = keys[n + 1]
+        history[n + 1].move = mv
+        history[n + 1].captured = cap
+        history[n + 1].clock = 0 if cap else history[n].clock + 1
+        history[n + 1].check = in_check(b, b.side)
+        n += 1
+        self.plies[i] = n
+        self.occurrences[i] = occurrences(keys, n, history[n].clock)
+        verdict = judge_end(b, history, n, self.refresh_legal(i), self.occurrences[i],
+                            self.max_plies)
+        self.rewards[i] = (1.0 if verdict == MOVER_WINS else
+                           -1.0 if verdict == MOVER_LOSES else 0.0)
+        self.terminations[i] = verdict != ONGOING and verdict != TRUNCATED
+        self.truncations[i] = verdict == TRUNCATED
+        if verdict != ONGOING:
+            self.reset_one(i)
+        else:
+            self.write_planes(i)
+
+    def reset(self):
+        """Every game back to the start position; rewards and flags cleared."""
+        cdef int i
+        with nogil:
+            for i in range(self.num_envs):
+                self.legal_count[i] = 0
+                self.placed_count[i] = 0
+                memset(&self.mask[i, 0], 0, NUM_ACTIONS)
+                memset(&self.obs[i, 0], 0, BASE_PLANES * PLANE_SIZE)
+                self.reset_one(i)
+                self.rewards[i] = 0
+                self.terminations[i] = 0
+                self.truncations[i] = 0
+
+    def first_illegal(self, const long long[::1] actions not None):
+        """Index of the first game whose action is not legal, or -1 (nothing changes)."""
+        cdef int i, bad = -1
+        if actions.shape[0] != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} actions, got {actions.shape[0]}")
+        with nogil:
+            for i in range(self.num_envs):
+                if not self.is_legal_action(i, actions[i]):
+                    bad = i
+                    break
+        return bad
+
+    cdef bint is_legal_action(self, int i, long long a) noexcept nogil:
+        # Is a among game i's legal actions? The list (256 bytes a game) stays in cache
+        # where the masks (2 kB a game) would not.
+        cdef const short* legal = self.legal + i * MAX_MOVES
+        cdef int j
+        if a < 0 or a >= NUM_ACTIONS:
+            return 0
+        for j in range(self.legal_count[i]):
+            if legal[j] == a:
+                return 1
+        return 0
+
+    def step(self, const long long[::1] actions not None):
+        """Play actions[i] in game i; returns the first illegal index (and plays nothing) or -1."""
+        cdef int i, bad = self.first_illegal(actions)
+        if bad >= 0:
+            return bad
+        with nogil:
+            for i in range(self.num_envs):
+                self.step_one(i, <int>actions[i])
+        return -1
+
+    def sample_legal(self, long long[::1] out not None):
+        """Write a uniformly random legal action of each game into out."""
+        cdef int i, n
+        cdef unsigned long long r
+        if out.shape[0] != self.num_envs:
+            raise ValueError(f"expected room for {self.num_envs} actions, got {out.shape[0]}")
+        with nogil:
+            for i in range(self.num_envs):
+                n = self.legal_count[i]
+                r = next_random(&self.rng[i]) >> 32
+                out[i] = self.legal[i * MAX_MOVES + <int>((r * <unsigned long long>n) >> 32)]
+
+    def board(self, int i):
+        """A copy of game i's position as a core Board (its history starts there)."""
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
+        cdef Board out = Board.__new__(Board)
+        out.st = self.states[i]
+        out._reset_history(self.history[<size_t>i * (self.max_plies + 1) + self.plies[i]].clock)
+        return out
+
+    def counters(self, int i):
+        """(plies played, plies since the last capture) of game i."""
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
+        return self.plies[i], self.history[<size_t>i * (self.max_plies + 1) + self.plies[i]].clock
+
+
+cdef inline int* calloc_ints(int n) noexcept:
+    cdef int* p = <int*>malloc(sizeof(int) * n)
+    if p != NULL:
+        memset(p, 0, sizeof(int) * n)
+    return p
+
+
+def legal_action_list(Board board not None):
+    """The board's legal moves as action indices, in the core's generation order."""
+    cdef short actions[MAX_MOVES]
+    cdef BoardState st = board.st
+    cdef int n = legal_actions(&st, actions), j
+    return [actions[j] for j in range(n)]
+
+
+def observe_one(Board board not None, long long clock, int history, int view,
+                unsigned char[::1] planes not None, unsigned char[::1] mask):
+    """encode_batch and legal_mask_batch for one board, in one call (the AEC env's path).
+
+    planes must hold (16 + 14 * history) * 90 bytes; mask, unless None, NUM_ACTIONS
+    bytes, which are cleared and then marked when view is the side to move.
+    """
+    cdef short actions[MAX_MOVES]
+    cdef int records[64]
+    cdef BoardState st
+    cdef int count, reps, k
+    if not 0 <= history <= 64 or not -1 <= view <= 1:
+        raise ValueError(f"bad history {history} or view {view}")
+    if planes.shape[0] != (BASE_PLANES + PIECE_PLANES * history) * PLANE_SIZE:
+        raise ValueError("planes buffer has the wrong size")
+    if mask is not None and mask.shape[0] != NUM_ACTIONS:
+        raise ValueError("mask buffer has the wrong size")
+    gather(board, history, &st, records, &count, &reps)
+    encode_one(&st, records, count, history, <int>min(clock, 255), reps, view, &planes[0])
+    if mask is not None:
+        memset(&mask[0], 0, NUM_ACTIONS)
+        if view < 0 or view == board.st.side:
+            count = legal_actions(&board.st, actions)
+            for k in range(count):
+                mask[actions[k]] = 1

@@ -1,0 +1,118 @@
+"""Observation planes and legal-action masks of Positions, one or many at a time.
+
+Planes are uint8, shape (C, 10, 9) per position, from the side to move's view
+(Black's ranks flipped, see xiangqi.rl.actions): ``planes[c, rank, file]``.
+
+===========  ===================================================================
+plane        contents
+===========  ===================================================================
+0..6         the mover's king, advisors, elephants, horses, rooks, cannons, pawns
+7..13        the opponent's pieces, same order
+14           repetition count: every entry holds how often this position occurred
+             earlier since the last capture (0 the first time; the game-end history's
+             count, as Position.is_repetition() sees it), saturating at 255
+15           no-capture clock: every entry holds the plies since the last capture
+             (the Position's halfmove clock), saturating at 255
+16 + 14j..   with ``history=k``, for j = 0..k-1: the 14 piece planes of the
+             position j + 1 plies earlier, in the current mover's view; zeros
+             before the first position the Position remembers
+===========  ===================================================================
+
+uint8 rather than float32: a step of 1,024 environments then writes 1.4 MB of
+planes instead of 5.9 MB, which keeps the vectorised environment above a million
+steps per second; ``planes.astype(np.float32)`` is one call for a network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _rl
+from ..pieces import Color
+from ..position import Position
+from .actions import NUM_ACTIONS
+
+BASE_PLANES = 16
+PIECE_PLANES = 14
+
+
+def num_planes(history: int = 0) -> int:
+    """Number of planes C of an observation with history=k earlier positions."""
+    return BASE_PLANES + PIECE_PLANES * history
+
+
+def _positions(positions: Sequence[Position]) -> list[Position]:
+    items = list(positions)
+    for i, pos in enumerate(items):
+        if not isinstance(pos, Position):
+            raise TypeError(f"positions[{i}] must be a Position, got {type(pos).__name__}")
+    return items
+
+
+def _check_history(history: int) -> int:
+    if not isinstance(history, int) or isinstance(history, bool):
+        raise TypeError(f"history must be an int, got {type(history).__name__}")
+    if not 0 <= history <= 64:
+        raise ValueError(f"history must be in 0..64, got {history}")
+    return history
+
+
+def encode_batch(
+    positions: Sequence[Position],
+    history: int = 0,
+    out: npt.NDArray[np.uint8] | None = None,
+    perspective: Color | None = None,
+) -> npt.NDArray[np.uint8]:
+    """Planes of many positions, uint8 (N, C, 10, 9); see the module docstring.
+
+    Written in the core without the GIL. Pass ``out`` (uint8, C-contiguous, that
+    shape) to reuse a buffer. ``perspective`` (a Color) encodes every position from
+    that side's view instead of the side to move's.
+    """
+    items = _positions(positions)
+    planes = num_planes(_check_history(history))
+    shape = (len(items), planes, 10, 9)
+    if out is None:
+        out = np.empty(shape, dtype=np.uint8)
+    elif out.dtype != np.uint8 or out.shape != shape or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a C-contiguous uint8 array of shape {shape}")
+    clocks = np.fromiter((p.halfmove_clock for p in items), dtype=np.int64, count=len(items))
+    view = -1 if perspective is None else int(Color(perspective))
+    _rl.encode_batch(
+        [p._board for p in items], clocks, history, out.reshape(len(items), planes * 90), view
+    )
+    return out
+
+
+def encode(
+    position: Position, history: int = 0, perspective: Color | None = None
+) -> npt.NDArray[np.uint8]:
+    """Planes of one position, uint8 (C, 10, 9); see the module docstring."""
+    planes: npt.NDArray[np.uint8] = encode_batch([position], history, perspective=perspective)[0]
+    return planes
+
+
+def legal_mask_batch(
+    positions: Sequence[Position], out: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.bool_]:
+    """Legal-action masks, bool (N, 2086): True where the action is a legal move.
+
+    Written in the core without the GIL and without building Move objects.
+    """
+    items = _positions(positions)
+    shape = (len(items), NUM_ACTIONS)
+    if out is None:
+        out = np.empty(shape, dtype=np.bool_)
+    elif out.dtype != np.bool_ or out.shape != shape or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a C-contiguous bool array of shape {shape}")
+    _rl.legal_mask_batch([p._board for p in items], out.view(np.uint8))
+    return out
+
+
+def legal_mask(position: Position) -> npt.NDArray[np.bool_]:
+    """Legal-action mask of one position, bool (2086,)."""
+    mask: npt.NDArray[np.bool_] = legal_mask_batch([position])[0]
+    return mask

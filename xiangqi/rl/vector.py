@@ -1,0 +1,167 @@
+"""VectorEnv: many xiangqi games stepped together in the compiled core.
+
+Arrays have the environment index first. Observations are uint8 planes
+(N, 16, 10, 9) as in xiangqi.rl.planes (history planes are not offered here);
+masks are bool (N, 2086) over xiangqi.rl.actions; rewards float32 (N,) are from
+the point of view of the side that just moved (+1 it won, -1 it lost by a
+perpetual check or chase, 0 otherwise);
+terminations and truncations bool (N,).
+
+The returned arrays are read-only views of the environment's own buffers and are
+overwritten by the next reset() or step(): copy them to keep them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _rl
+from ..errors import IllegalMoveError, InvalidFenError
+from ..fen import START_FEN, board_fen
+from ..position import Position
+from .actions import NUM_ACTIONS
+from .planes import BASE_PLANES
+
+Observations = tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]
+StepResult = tuple[
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+]
+
+
+def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+class VectorEnv:
+    """num_envs games from the start position, stepped in C without the GIL.
+
+    ``step(actions)`` plays actions[i] (an action index, see xiangqi.rl.actions) in
+    game i, judges the game end with the rulings of ``Position.outcome()`` (see
+    xiangqi.rules: no legal move loses, insufficient material draws, the third
+    occurrence of a position rules on the repetition, perpetual check or chase
+    losing, 120 plies without a capture draw) and then ``max_plies`` (truncation),
+    and writes the new planes and masks. A finished game restarts at once: the
+    observation and mask returned for it are the new game's, the reward,
+    termination and truncation the finished one's.
+
+    Every game starts from ``fen`` (the start position by default) with its ply and
+    no-capture counters at 0. ``seed`` seeds the streams of ``sample_legal()``.
+    step() releases the GIL, so separate VectorEnvs can step in separate threads; one
+    VectorEnv must not be stepped from two threads at once.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        max_plies: int = 500,
+        seed: int | None = None,
+        fen: str = START_FEN,
+    ) -> None:
+        for name, value in (("num_envs", num_envs), ("max_plies", max_plies)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+            if not 1 <= value <= 1 << 24:
+                raise ValueError(f"{name} must be in 1..{1 << 24}, got {value}")
+        start = Position(fen)
+        if not start.has_legal_moves():
+            raise InvalidFenError(f"the start position has no legal move: {fen!r}")
+        self.num_envs = num_envs
+        self.max_plies = max_plies
+        self._obs = np.zeros((num_envs, BASE_PLANES, 10, 9), dtype=np.uint8)
+        self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
+        self._rewards = np.zeros(num_envs, dtype=np.float32)
+        self._terminations = np.zeros(num_envs, dtype=np.bool_)
+        self._truncations = np.zeros(num_envs, dtype=np.bool_)
+        self._core = _rl.VectorCore(
+            num_envs,
+            max_plies,
+            start._board,
+            self._obs.reshape(num_envs, BASE_PLANES * 90),
+            self._mask.view(np.uint8),
+            self._rewards,
+            self._terminations.view(np.uint8),
+            self._truncations.view(np.uint8),
+        )
+        self._views = tuple(
+            _read_only(a)
+            for a in (self._obs, self._mask, self._rewards, self._terminations, self._truncations)
+        )
+        self._actions = np.empty(num_envs, dtype=np.int64)
+        if seed is not None:
+            self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        """Restart the random streams that sample_legal() draws from."""
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+        self._core.seed(int(seed) & (1 << 64) - 1)
+
+    def reset(self, seed: int | None = None) -> Observations:
+        """Every game back to the start; returns (observations, masks)."""
+        if seed is not None:
+            self.seed(seed)
+        self._core.reset()
+        return self._views[0], self._views[1]
+
+    def step(self, actions: npt.ArrayLike) -> StepResult:
+        """Play one action per game; returns (observations, masks, rewards, terminations,
+        truncations).
+
+        An illegal action raises IllegalActionError (a ValueError) naming the first
+        bad environment index; then no game has changed.
+        """
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {acts.shape}")
+        if acts.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, got dtype {acts.dtype}")
+        if acts.dtype != np.int64 or not acts.flags.c_contiguous:
+            acts = acts.astype(np.int64)
+        bad = self._core.step(acts)
+        if bad >= 0:
+            raise IllegalActionError(
+                f"action {int(acts[bad])} is not legal in env {bad} "
+                f"(legal actions are those with masks[{bad}] True): {self.fen(bad)!r}"
+            )
+        return self._views  # type: ignore[return-value]
+
+    def sample_legal(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action per game (int64), drawn in C from seeded streams."""
+        if out is None:
+            out = np.empty(self.num_envs, dtype=np.int64)
+        self._core.sample_legal(out)
+        return out
+
+    @property
+    def observations(self) -> npt.NDArray[np.uint8]:
+        """The current planes (read-only view, overwritten by the next step)."""
+        return self._views[0]
+
+    @property
+    def masks(self) -> npt.NDArray[np.bool_]:
+        """The current legal-action masks (read-only view)."""
+        return self._views[1]
+
+    def fen(self, index: int) -> str:
+        """FEN of game index (the halfmove clock is plies since the last capture)."""
+        board = self._core.board(index)
+        plies, no_capture = self._core.counters(index)
+        side = "w" if board.side == 0 else "b"
+        return f"{board_fen(board.codes())} {side} - - {no_capture} {plies // 2 + 1}"
+
+    def position(self, index: int) -> Position:
+        """Game index as a new Position (without its move history)."""
+        return Position(self.fen(index))
+
+
+class IllegalActionError(IllegalMoveError):
+    """An action not legal in its environment; a ValueError whose message names the index."""
