@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Literal, TextIO, Union
+from typing import Literal, TextIO
 
 from .errors import IllegalMoveError, InvalidMoveError
 from .fen import START_FEN
@@ -90,7 +90,7 @@ class InvalidPgnMoveError(InvalidMoveError):
         self.text = text  #: the move text as written
 
 
-PgnMoveError = Union[IllegalPgnMoveError, InvalidPgnMoveError]
+PgnMoveError = IllegalPgnMoveError | InvalidPgnMoveError
 
 
 class Game:
