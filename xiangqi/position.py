@@ -231,6 +231,11 @@ class Position:
         return f"Position({self.fen()!r})"
 
     # -- notation and pictures (text lives in the modules named; no rules there) --
+    # Layering: those modules use Position (type imports only, under TYPE_CHECKING) and
+    # Position imports none of them at module level, so `import xiangqi` stays light and
+    # the graph points one way. These thin conveniences import lazily on first use, as
+    # STYLE.md allows, so pos.wxf(), pos.unicode() and notebook SVG keep working;
+    # tests/test_layering.py checks both directions.
 
     def wxf(self, move: Move) -> str:
         """WXF text of a legal move, e.g. "C2.5" (see xiangqi.notation)."""
