@@ -10,7 +10,14 @@ from collections.abc import Callable, Iterable
 
 from . import _core
 from .errors import IllegalMoveError
-from .fen import START_FEN, board_fen, check_placement, parse_fen, side_in_check_error
+from .fen import (
+    START_FEN,
+    board_fen,
+    check_counts,
+    check_placement,
+    parse_fen,
+    side_in_check_error,
+)
 from .move import MOVES, Move
 from .pieces import Color, Piece, PieceType
 from .squares import SQUARE_NAMES
@@ -32,9 +39,13 @@ class Position:
 
     def __init__(self, fen: str = START_FEN) -> None:
         parsed = parse_fen(fen)
-        check_placement(parsed.codes, fen)
         board = _core.Board()
-        board.load(parsed.codes, parsed.side)
+        try:
+            board.load(parsed.codes, parsed.side)  # refuses only counts beyond its slots
+        except ValueError:
+            check_counts(parsed.codes, fen)  # raises the InvalidFenError naming the kind
+            raise
+        check_placement(parsed.codes, fen, counts=False)
         if board.in_check(1 - parsed.side):
             raise side_in_check_error(parsed.side, fen)
         self._board = board
