@@ -55,7 +55,7 @@ HOT: dict[str, set[str]] = {
         "count_legal_moves",
     },
     "validator": {"legal_move_ee"},
-    "perft": {"count_below", "perft"},
+    "perft": {"count_below", "play_leaves", "perft"},
     "_core": {"fill_batch"},
 }
 #: Routines allowed to call Python (see the module docstring).
