@@ -67,9 +67,10 @@ import tempfile
 import time
 import timeit
 import traceback
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent

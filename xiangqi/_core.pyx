@@ -15,7 +15,6 @@ from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_INCREF
-from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -37,22 +36,8 @@ from xiangqi.core.tables cimport (
 from xiangqi.core.validator cimport (
     EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, init_validator_tables, legal_move_ee,
 )
-
 from xiangqi.core.rules cimport (
-    RULING_DRAW,
-    RULING_LOSS_CHASE,
-    RULING_LOSS_CHECK,
-    RULING_NONE,
-    RULING_WIN_CHASE,
-    RULING_WIN_CHECK,
-    PlyRecord,
-    ReplayBoard,
-    chased_now,
-    count_occurrences,
-    insufficient_material,
-    judge_repetition,
-    move_rule_reached,
-    outcome_code,
+    PlyRecord, ReplayBoard, chased_now, count_occurrences, judge_repetition, outcome_code,
     replay_load,
 )
 from xiangqi.core.zobrist cimport key_after_move, key_from_scratch
@@ -494,7 +479,8 @@ cdef class Board:
     def gives_check(self, from_square, to_square):
         """Would the move put the other side in check? None if it does not follow its
         piece's movement rule (the second algorithm), else a bool; the board is unchanged."""
-        cdef int mv = SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
+        cdef int frm = SQUARE_OF[check_square(from_square)]
+        cdef int mv = frm | (SQUARE_OF[check_square(to_square)] << 8)
         cdef int cap, mover = self.st.side
         cdef bint checks
         if not legal_move_ee(&self.st, mv):
@@ -722,4 +708,3 @@ def book_tables():
         "HorsePin": [EE_HORSE_PIN[i] for i in range(512)],
         "InFort": [EE_IN_FORT[i] for i in range(256)],
     }
-

@@ -2,6 +2,8 @@
 # buffer protocol of the stated item type; squares are public (0..89).
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from ._core import Board
 
 def action_codes() -> list[int]: ...
@@ -16,6 +18,7 @@ def observe_one(
 ) -> None: ...
 def legal_mask_batch(boards: list[Board], out: Any) -> None: ...
 
+@disjoint_base
 class VectorCore:
     def __init__(
         self,

@@ -39,7 +39,7 @@ import enum
 import logging
 import threading
 from collections.abc import Coroutine, Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar, Union
+from typing import Any, TypeVar
 
 from .errors import XiangqiError
 from .move import Move
@@ -78,7 +78,7 @@ DEFAULT_SEARCH_TIMEOUT = 600.0
 _QUOTE = 200
 
 T = TypeVar("T")
-Command = Union[str, Sequence[str]]
+Command = str | Sequence[str]
 #: What an info dict holds: depth, seldepth, multipv, nodes, nps, hashfull, tbhits,
 #: currmovenumber (int); time (float, seconds); score (PovScore); pv (list[Move]);
 #: currmove (Move); string (str); lowerbound/upperbound (True when the score is a bound).

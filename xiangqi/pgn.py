@@ -50,7 +50,7 @@ import os
 import re
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping, MutableSequence
-from typing import IO, Literal, Union, overload
+from typing import IO, Literal, overload
 
 from .errors import IllegalMoveError, InvalidMoveError, XiangqiError
 from .fen import START_FEN
@@ -165,8 +165,8 @@ class PgnSyntaxError(XiangqiError, _PgnErrorMixin):
         return type(self), (str(self), self.ply, self.text, self.game_number)
 
 
-PgnMoveError = Union[IllegalPgnMoveError, InvalidPgnMoveError]
-PgnError = Union[IllegalPgnMoveError, InvalidPgnMoveError, PgnSyntaxError]
+PgnMoveError = IllegalPgnMoveError | InvalidPgnMoveError
+PgnError = IllegalPgnMoveError | InvalidPgnMoveError | PgnSyntaxError
 
 
 # -- the game tree ----------------------------------------------------------------------------

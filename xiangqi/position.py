@@ -22,7 +22,14 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
         "C compiler), or run from outside this source tree to use an installed xiangqi."
     ) from exc
 from .errors import IllegalMoveError
-from .fen import START_FEN, board_fen, check_placement, parse_fen, side_in_check_error
+from .fen import (
+    START_FEN,
+    board_fen,
+    check_counts,
+    check_placement,
+    parse_fen,
+    side_in_check_error,
+)
 from .move import MOVES, Move
 from .pieces import _PIECES, Color, Piece, PieceType
 from .rules import _outcome_of_code
@@ -70,9 +77,13 @@ def _checked_board(
     """A core Board of 90 piece codes, a side and the FEN counters, after every check FEN
     text gets. fen is the text quoted in the InvalidFenError (a FEN, or an edit's board).
     """
-    check_placement(codes, fen)
     board = _core.Board()
-    board.load(codes, side, halfmove_clock, fullmove_number)
+    try:
+        board.load(codes, side, halfmove_clock, fullmove_number)  # refuses only memory hazards
+    except ValueError:
+        check_counts(codes, fen)  # raises the InvalidFenError naming the kind
+        raise
+    check_placement(codes, fen, counts=False)
     if board.in_check(1 - side):
         raise side_in_check_error(side, fen)
     return board
@@ -576,6 +587,11 @@ class Position:
         return f"Position({self.fen()!r})"
 
     # -- notation and pictures (text lives in the modules named; no rules there) --
+    # Layering: those modules use Position (type imports only, under TYPE_CHECKING) and
+    # Position imports none of them at module level, so `import xiangqi` stays light and
+    # the graph points one way. These thin conveniences import lazily on first use, as
+    # STYLE.md allows, so pos.wxf(), pos.unicode() and notebook SVG keep working;
+    # tests/test_layering.py checks both directions.
 
     def wxf(self, move: Move) -> str:
         """WXF text of a legal move, e.g. "C2.5" (see xiangqi.notation)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, NamedTuple, Union
+from typing import TYPE_CHECKING, NamedTuple
 from xml.sax.saxutils import quoteattr
 
 from ._glyphs import GLYPHS, UNITS_PER_EM
@@ -73,8 +73,8 @@ class Arrow(NamedTuple):
     color: str = COLORS["arrow"]
 
 
-SquareLike = Union[int, str]
-ArrowLike = Union[Arrow, tuple[SquareLike, SquareLike], tuple[SquareLike, SquareLike, str]]
+SquareLike = int | str
+ArrowLike = Arrow | tuple[SquareLike, SquareLike] | tuple[SquareLike, SquareLike, str]
 
 
 def _square(value: object, what: str) -> int:

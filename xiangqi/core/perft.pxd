@@ -3,6 +3,7 @@
 #
 # Map (one line per function; [fast]):
 #   count_below(b, moves, n)             sum of the legal reply counts of n moves
+#   play_leaves(b, moves, n)             make and unmake n leaf moves (bulk=False), count them
 #   perft(b, stack, depth, bulk, watch)  leaf count at depth, or -1 if a signal handler
 #                                        raised (the exception is set); bulk counts the
 #                                        last ply's legal moves without playing them,
@@ -63,17 +64,29 @@ cdef inline long long count_below(BoardState* b, const int* moves, int n) noexce
     return total
 
 
+cdef inline long long play_leaves(BoardState* b, const int* moves, int n) noexcept nogil:
+    # Without bulk counting, one ply from the end: make and unmake each leaf move.
+    cdef int i, mv, cap
+    for i in range(n):
+        mv = moves[i]
+        cap = make_move(b, mv)
+        unmake_move(b, mv, cap)
+    return n
+
+
 cdef inline long long perft(BoardState* b, Ply* stack, int depth, bint bulk,
                             bint watch) noexcept nogil:
     cdef long long total = 0
     cdef long long calls = 0, next_poll = SIGNAL_EVERY
-    cdef int ply = 0, left, mv, cap, n
+    cdef int ply = 0, left, mv, n
     cdef Ply* here
     if depth <= 0:
         return 1
     if depth == 1 and bulk:
         return count_legal_moves(b)
     n = generate_legal_moves(b, stack[0].moves)
+    if depth == 1:
+        return play_leaves(b, stack[0].moves, n)
     if depth == 2 and bulk:
         return count_below(b, stack[0].moves, n)
     stack[0].n = n
@@ -90,12 +103,7 @@ cdef inline long long perft(BoardState* b, Ply* stack, int depth, bint bulk,
             continue
         mv = here.moves[here.i]
         here.i += 1
-        left = depth - ply - 1      # plies still to play below mv
-        if left == 0:               # a leaf, made and unmade (bulk=False)
-            cap = make_move(b, mv)
-            unmake_move(b, mv, cap)
-            total += 1
-            continue
+        left = depth - ply - 1      # plies still to play below mv (at least 1)
         here.cap = make_move(b, mv)
         if watch and calls >= next_poll:
             next_poll = calls + SIGNAL_EVERY
@@ -107,6 +115,11 @@ cdef inline long long perft(BoardState* b, Ply* stack, int depth, bint bulk,
             # The last two plies in one tight loop: no walk bookkeeping per leaf.
             total += count_below(b, stack[ply + 1].moves, n)
             calls += n
+            unmake_move(b, mv, here.cap)
+            continue
+        if left == 1:
+            # bulk=False, one ply from the end: the leaves in one tight loop.
+            total += play_leaves(b, stack[ply + 1].moves, n)
             unmake_move(b, mv, here.cap)
             continue
         ply += 1
