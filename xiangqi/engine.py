@@ -387,6 +387,100 @@ def _parse_option(tokens: list[str], dialect: Dialect) -> Option | None:
     return Option(name, kind, default, low, high, tuple(var))
 
 
+def _parse_id(tokens: list[str]) -> tuple[str, str] | None:
+    """The (key, value) an "id KEY VALUE..." line gives, or None when it names no key."""
+    if len(tokens) < 2 or tokens[0] != "id":
+        return None
+    return tokens[1], " ".join(tokens[2:])
+
+
+# -- engine output: pure line parsers (no process needed; fuzz/fuzz_engine.py drives them) --
+
+
+def _parse_move(pos: Position, text: str, line: str, dialect: Dialect | None) -> Move:
+    """The move text names in pos, read in dialect, or EngineError quoting the line."""
+    style = dialect.iccs_style if dialect else "iccs"
+    try:
+        return parse_iccs(pos, text, style)
+    except XiangqiError as exc:
+        raise EngineError(
+            f"engine sent {text!r}, not a legal move here ({exc}): {_quote(line)}"
+        ) from None
+
+
+def _parse_info(pos: Position, line: str, dialect: Dialect | None, who: object = "engine") -> Info:
+    """The info dict of one "info ..." line; unknown or malformed fields are logged (as who)
+    and skipped; an unreadable or illegal move raises EngineError."""
+    tokens = line.split()[1:]
+    info: Info = {}
+    ints = ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "tbhits")
+    i = 0
+    while i < len(tokens):
+        key = tokens[i]
+        i += 1
+        try:
+            if key in ints or key == "currmovenumber":
+                info[key] = int(tokens[i])
+                i += 1
+            elif key == "time":
+                info["time"] = int(tokens[i]) / 1000.0
+                i += 1
+            elif key == "score":
+                kind = tokens[i]
+                if kind in ("cp", "mate"):
+                    value = int(tokens[i + 1])
+                    i += 2
+                else:  # UCCI: "score 23"
+                    kind, value = "cp", int(kind)
+                    i += 1
+                score: Score = Cp(value) if kind == "cp" else Mate(value)
+                info["score"] = PovScore(score, pos.turn)
+                while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
+                    info[tokens[i]] = True
+                    i += 1
+            elif key == "currmove":
+                info["currmove"] = _parse_move(pos, tokens[i], line, dialect)
+                i += 1
+            elif key == "pv":
+                board = pos.copy(stack=False)
+                pv: list[Move] = []
+                while i < len(tokens):
+                    move = _parse_move(board, tokens[i], line, dialect)
+                    board.push(move)
+                    pv.append(move)
+                    i += 1
+                info["pv"] = pv
+            elif key == "string":
+                info["string"] = " ".join(tokens[i:])
+                i = len(tokens)
+            else:
+                LOGGER.debug("%s: skipping info field %r", who, key)
+        except (IndexError, ValueError) as exc:
+            if isinstance(exc, XiangqiError):
+                raise
+            LOGGER.warning("%s: malformed %r in info line %s", who, key, _quote(line))
+            i += 1
+    return info
+
+
+def _parse_bestmove(pos: Position, line: str, dialect: Dialect | None) -> PlayResult:
+    """The PlayResult of a "bestmove ..." or "nobestmove" line; EngineError for a bad move."""
+    tokens = line.split()
+    if tokens[0] == "nobestmove" or len(tokens) < 2 or tokens[1] in ("(none)", "0000"):
+        return PlayResult(None)
+    move = _parse_move(pos, tokens[1], line, dialect)
+    result = PlayResult(move)
+    if "ponder" in tokens[2:]:
+        k = tokens.index("ponder", 2)
+        if k + 1 < len(tokens):
+            after = pos.copy(stack=False)
+            after.push(move)
+            result.ponder = _parse_move(after, tokens[k + 1], line, dialect)
+    result.draw_offered = "draw" in tokens[2:]
+    result.resigned = "resign" in tokens[2:]
+    return result
+
+
 # -- the asyncio protocol -------------------------------------------------------------------
 
 
@@ -541,8 +635,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                     continue
                 if tokens[0] == done:
                     break
-                if tokens[0] == "id" and len(tokens) >= 2:
-                    self.id[tokens[1]] = " ".join(tokens[2:])
+                ident = _parse_id(tokens)
+                if ident is not None:
+                    self.id[ident[0]] = ident[1]
                 elif tokens[0] == "option":
                     option = _parse_option(tokens, Dialect.UCCI if ucci else Dialect.UCI)
                     if option is None:
@@ -661,66 +756,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         return self._deadline(DEFAULT_SEARCH_TIMEOUT)
 
     def _parse_move(self, pos: Position, text: str, line: str) -> Move:
-        style = self.dialect.iccs_style if self.dialect else "iccs"
-        try:
-            return parse_iccs(pos, text, style)
-        except XiangqiError as exc:
-            raise EngineError(
-                f"engine sent {text!r}, not a legal move here ({exc}): {_quote(line)}"
-            ) from None
+        return _parse_move(pos, text, line, self.dialect)
 
     def _parse_info(self, pos: Position, line: str) -> Info:
-        """The info dict of one "info ..." line; unknown or malformed fields are skipped."""
-        tokens = line.split()[1:]
-        info: Info = {}
-        ints = ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "tbhits")
-        i = 0
-        while i < len(tokens):
-            key = tokens[i]
-            i += 1
-            try:
-                if key in ints or key == "currmovenumber":
-                    info[key] = int(tokens[i])
-                    i += 1
-                elif key == "time":
-                    info["time"] = int(tokens[i]) / 1000.0
-                    i += 1
-                elif key == "score":
-                    kind = tokens[i]
-                    if kind in ("cp", "mate"):
-                        value = int(tokens[i + 1])
-                        i += 2
-                    else:  # UCCI: "score 23"
-                        kind, value = "cp", int(kind)
-                        i += 1
-                    score: Score = Cp(value) if kind == "cp" else Mate(value)
-                    info["score"] = PovScore(score, pos.turn)
-                    while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
-                        info[tokens[i]] = True
-                        i += 1
-                elif key == "currmove":
-                    info["currmove"] = self._parse_move(pos, tokens[i], line)
-                    i += 1
-                elif key == "pv":
-                    board = pos.copy(stack=False)
-                    pv: list[Move] = []
-                    while i < len(tokens):
-                        move = self._parse_move(board, tokens[i], line)
-                        board.push(move)
-                        pv.append(move)
-                        i += 1
-                    info["pv"] = pv
-                elif key == "string":
-                    info["string"] = " ".join(tokens[i:])
-                    i = len(tokens)
-                else:
-                    LOGGER.debug("%s: skipping info field %r", self, key)
-            except (IndexError, ValueError) as exc:
-                if isinstance(exc, XiangqiError):
-                    raise
-                LOGGER.warning("%s: malformed %r in info line %s", self, key, _quote(line))
-                i += 1
-        return info
+        return _parse_info(pos, line, self.dialect, self)
 
     async def _recover(self) -> None:
         """After a search timed out: stop it and drain its bestmove, or kill a silent engine."""
@@ -809,20 +848,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         return moves
 
     def _bestmove(self, pos: Position, line: str) -> PlayResult:
-        tokens = line.split()
-        if tokens[0] == "nobestmove" or len(tokens) < 2 or tokens[1] in ("(none)", "0000"):
-            return PlayResult(None)
-        move = self._parse_move(pos, tokens[1], line)
-        result = PlayResult(move)
-        if "ponder" in tokens[2:]:
-            k = tokens.index("ponder", 2)
-            if k + 1 < len(tokens):
-                after = pos.copy(stack=False)
-                after.push(move)
-                result.ponder = self._parse_move(after, tokens[k + 1], line)
-        result.draw_offered = "draw" in tokens[2:]
-        result.resigned = "resign" in tokens[2:]
-        return result
+        return _parse_bestmove(pos, line, self.dialect)
 
     async def _search(
         self,
