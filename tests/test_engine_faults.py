@@ -132,7 +132,8 @@ def test_garbage_is_logged_and_skipped(caplog: pytest.LogCaptureFixture) -> None
     assert result.move == Move.from_iccs("h2e2")
     text = caplog.text
     assert "malformed option line 'option name Broken" in text
-    assert "malformed 'depth' in info line" in text
+    # One warning per line, naming every malformed field ("score cp y" is the second).
+    assert "malformed 'depth', 'score' in info line" in text
     assert "skipping 'bogus command from the engine'" in text
 
 

@@ -37,6 +37,7 @@ import concurrent.futures
 import dataclasses
 import enum
 import logging
+import re
 import threading
 from collections.abc import Coroutine, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, Union
@@ -377,14 +378,35 @@ def _parse_option(tokens: list[str], dialect: Dialect) -> Option | None:
         if kind == "check" and default_text is not None:
             default = default_text.lower() == "true"
         elif kind == "spin" and default_text is not None:
-            default = int(default_text)
-        low = int(fields["min"][0]) if fields.get("min") else None
-        high = int(fields["max"][0]) if fields.get("max") else None
+            default = _int(default_text)
+        low = _int(fields["min"][0]) if fields.get("min") else None
+        high = _int(fields["max"][0]) if fields.get("max") else None
     except ValueError:
         return None
     if default == "<empty>":
         default = ""
     return Option(name, kind, default, low, high, tuple(var))
+
+
+_TOKEN = re.compile(r"[^ \t]+")
+_INT = re.compile(r"[+-]?[0-9]{1,40}")
+
+
+def _tokens(line: str) -> list[str]:
+    """The words of an engine line: split on spaces and tabs only (the protocols' blanks),
+    so no-break spaces, line separators and other Unicode blanks stay inside a word."""
+    return _TOKEN.findall(line)
+
+
+def _int(text: str, low: int | None = None) -> int:
+    """An engine's integer: ASCII digits with an optional sign, at least low; ValueError for
+    anything else (int() alone would take "1_0", Arabic-Indic digits and 4,000-digit text)."""
+    if not _INT.fullmatch(text):
+        raise ValueError(f"not an integer: {text!r:.40}")
+    number = int(text)
+    if low is not None and number < low:
+        raise ValueError(f"{number} is below {low}")
+    return number
 
 
 def _parse_id(tokens: list[str]) -> tuple[str, str] | None:
@@ -408,33 +430,48 @@ def _parse_move(pos: Position, text: str, line: str, dialect: Dialect | None) ->
         ) from None
 
 
+#: Integer info fields and their least value (multipv numbers lines from 1).
+_INFO_INTS = {
+    "depth": 0,
+    "seldepth": 0,
+    "multipv": 1,
+    "nodes": 0,
+    "nps": 0,
+    "hashfull": 0,
+    "tbhits": 0,
+    "currmovenumber": 0,
+}
+
+
 def _parse_info(pos: Position, line: str, dialect: Dialect | None, who: object = "engine") -> Info:
     """The info dict of one "info ..." line; unknown or malformed fields are logged (as who)
     and skipped; an unreadable or illegal move raises EngineError."""
-    tokens = line.split()[1:]
+    tokens = _tokens(line)[1:]
     info: Info = {}
-    ints = ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "tbhits")
+    malformed: list[str] = []
     i = 0
     while i < len(tokens):
         key = tokens[i]
         i += 1
         try:
-            if key in ints or key == "currmovenumber":
-                info[key] = int(tokens[i])
+            if key in _INFO_INTS:
+                info[key] = _int(tokens[i], _INFO_INTS[key])
                 i += 1
             elif key == "time":
-                info["time"] = int(tokens[i]) / 1000.0
+                info["time"] = _int(tokens[i], 0) / 1000.0
                 i += 1
             elif key == "score":
                 kind = tokens[i]
                 if kind in ("cp", "mate"):
-                    value = int(tokens[i + 1])
+                    value = _int(tokens[i + 1])
                     i += 2
                 else:  # UCCI: "score 23"
-                    kind, value = "cp", int(kind)
+                    kind, value = "cp", _int(kind)
                     i += 1
                 score: Score = Cp(value) if kind == "cp" else Mate(value)
                 info["score"] = PovScore(score, pos.turn)
+                info.pop("lowerbound", None)
+                info.pop("upperbound", None)
                 while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
                     info[tokens[i]] = True
                     i += 1
@@ -454,25 +491,32 @@ def _parse_info(pos: Position, line: str, dialect: Dialect | None, who: object =
                 info["string"] = " ".join(tokens[i:])
                 i = len(tokens)
             else:
-                LOGGER.debug("%s: skipping info field %r", who, key)
+                LOGGER.debug("%s: skipping info field %r", who, key[:_QUOTE])
         except (IndexError, ValueError) as exc:
             if isinstance(exc, XiangqiError):
                 raise
-            LOGGER.warning("%s: malformed %r in info line %s", who, key, _quote(line))
+            malformed.append(key[:40])
             i += 1
+    if malformed:  # one warning per line, however many fields are bad
+        shown = ", ".join(repr(k) for k in malformed[:10])
+        LOGGER.warning("%s: malformed %s in info line %s", who, shown, _quote(line))
     return info
+
+
+#: What engines write instead of a move when they have none ("bestmove (none)", "ponder 0000").
+_NO_MOVE = ("(none)", "0000")
 
 
 def _parse_bestmove(pos: Position, line: str, dialect: Dialect | None) -> PlayResult:
     """The PlayResult of a "bestmove ..." or "nobestmove" line; EngineError for a bad move."""
-    tokens = line.split()
-    if tokens[0] == "nobestmove" or len(tokens) < 2 or tokens[1] in ("(none)", "0000"):
+    tokens = _tokens(line)
+    if tokens[:1] != ["bestmove"] or len(tokens) < 2 or tokens[1] in _NO_MOVE:
         return PlayResult(None)
     move = _parse_move(pos, tokens[1], line, dialect)
     result = PlayResult(move)
     if "ponder" in tokens[2:]:
         k = tokens.index("ponder", 2)
-        if k + 1 < len(tokens):
+        if k + 1 < len(tokens) and tokens[k + 1] not in _NO_MOVE:
             after = pos.copy(stack=False)
             after.push(move)
             result.ponder = _parse_move(after, tokens[k + 1], line, dialect)
@@ -630,7 +674,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             deadline = self._deadline(self.timeout)
             while True:
                 line = await self._read_line(deadline, done)
-                tokens = line.split()
+                tokens = _tokens(line)
                 if not tokens:
                     continue
                 if tokens[0] == done:
@@ -766,7 +810,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         try:
             self.send_line("stop")
             deadline = self._deadline(self.timeout)
-            while (await self._read_line(deadline, "bestmove after stop")).split()[:1] not in (
+            while _tokens(await self._read_line(deadline, "bestmove after stop"))[:1] not in (
                 ["bestmove"],
                 ["nobestmove"],
             ):
@@ -870,7 +914,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             except EngineError:
                 await self._recover()
                 raise
-            head = line.split()[:1]
+            head = _tokens(line)[:1]
             if head == ["info"]:
                 info = self._parse_info(pos, line)
                 if "pv" in info or "score" in info:
@@ -1035,7 +1079,7 @@ class AnalysisResult:
                         continue
                     protocol._kill("search did not end in time")
                     raise
-                head = line.split()[:1]
+                head = _tokens(line)[:1]
                 if head == ["info"]:
                     info = protocol._parse_info(self._pos, line)
                     if "pv" in info or "score" in info:
