@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of Position, moves and the core boundary: fuzz/fuzz_position.py with
-# atheris (libFuzzer). New inputs go to fuzz/corpus/ (git-ignored; fuzz/seeds/ is the starting
-# set), crash inputs to build/fuzz/. Replay one with: python fuzz/fuzz_position.py FILE
+# Coverage-guided fuzzing with atheris (libFuzzer). Targets (FUZZ_TARGETS, default all, in turn):
+#   position  fuzz/fuzz_position.py: Position, moves and the core boundary. New inputs go to
+#             fuzz/corpus/ (git-ignored), starting from fuzz/seeds/.
+#   engine    fuzz/fuzz_engine.py: the engine client's line parsers (info, option, id,
+#             bestmove in every dialect). Corpus fuzz/corpus_engine/, seeds fuzz/seeds_engine/.
+# Crash inputs go to build/fuzz/. Replay one with: python fuzz/fuzz_<target>.py FILE
 #
-# Usage: scripts/fuzz.sh [libFuzzer options]          (default -max_total_time=60: the CI run)
+# Usage: scripts/fuzz.sh [libFuzzer options]   (default -max_total_time=60 per target: the CI run)
 #   Long run:   FUZZ_NATIVE=ubsan scripts/fuzz.sh -max_total_time=3600
+#   One target: FUZZ_TARGETS=engine scripts/fuzz.sh -max_total_time=300
 #
 # FUZZ_NATIVE picks what coverage guides the search:
 #   (unset)  the Python layer (atheris instruments xiangqi/*.py); the core is the normal build.
@@ -22,14 +26,14 @@ if ! python -c "import atheris" 2>/dev/null; then
     echo "== installing atheris"
     python -m pip install --quiet atheris
 fi
-mkdir -p fuzz/corpus build/fuzz
+mkdir -p fuzz/corpus fuzz/corpus_engine build/fuzz
 
 args=("$@")
 if [ ${#args[@]} -eq 0 ]; then
     args=(-max_total_time=60)
 fi
-options=(-max_len=2048 -timeout=60 -rss_limit_mb=8192 -dict=fuzz/fuzz_position.dict
-    -artifact_prefix=build/fuzz/ -print_final_stats=1)
+options=(-max_len=2048 -timeout=60 -rss_limit_mb=8192 -artifact_prefix=build/fuzz/
+    -print_final_stats=1)
 
 native=${FUZZ_NATIVE:-}
 case "$native" in
@@ -80,8 +84,20 @@ assert c.__file__.startswith(sys.argv[1]), c.__file__; print('fuzzing', c.__file
     ;;
 esac
 
-echo "== fuzzing (native coverage: ${native:-none}) with ${args[*]}"
 status=0
-python fuzz/fuzz_position.py fuzz/corpus fuzz/seeds "${options[@]}" "${args[@]}" || status=$?
-echo "== fuzz.sh finished in $(($(date +%s) - start)) s with status $status; corpus: $(ls fuzz/corpus | wc -l) inputs"
+for target in ${FUZZ_TARGETS:-position engine}; do
+    case "$target" in
+    position) dirs=(fuzz/corpus fuzz/seeds) extra=(-dict=fuzz/fuzz_position.dict) ;;
+    engine) dirs=(fuzz/corpus_engine fuzz/seeds_engine) extra=() ;;
+    *)
+        echo "error: unknown fuzz target '$target' (position, engine)" >&2
+        exit 1
+        ;;
+    esac
+    echo "== fuzzing $target (native coverage: ${native:-none}) with ${args[*]}"
+    python "fuzz/fuzz_$target.py" "${dirs[@]}" "${options[@]}" "${extra[@]}" "${args[@]}" ||
+        status=$?
+    echo "== $target: status $status; corpus: $(ls "${dirs[0]}" | wc -l) inputs"
+done
+echo "== fuzz.sh finished in $(($(date +%s) - start)) s with status $status"
 exit "$status"

@@ -98,8 +98,8 @@ class EngineOptionError(EngineError, XiangqiError):
     """configure() named an unknown or managed option, or gave a value the option refuses."""
 
 
-def _quote(line: str) -> str:
-    return repr(line if len(line) <= _QUOTE else line[:_QUOTE] + "...")
+def _quote(line: str, limit: int = _QUOTE) -> str:
+    return repr(line if len(line) <= limit else line[:limit] + "...")
 
 
 # -- dialects, limits, scores, results ----------------------------------------------------------
@@ -426,7 +426,7 @@ def _parse_move(pos: Position, text: str, line: str, dialect: Dialect | None) ->
         return parse_iccs(pos, text, style)
     except XiangqiError as exc:
         raise EngineError(
-            f"engine sent {text!r}, not a legal move here ({exc}): {_quote(line)}"
+            f"engine sent {_quote(text, 40)}, not a legal move here ({exc}): {_quote(line)}"
         ) from None
 
 
