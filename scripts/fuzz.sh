@@ -88,7 +88,7 @@ status=0
 for target in ${FUZZ_TARGETS:-position engine}; do
     case "$target" in
     position) dirs=(fuzz/corpus fuzz/seeds) extra=(-dict=fuzz/fuzz_position.dict) ;;
-    engine) dirs=(fuzz/corpus_engine fuzz/seeds_engine) extra=() ;;
+    engine) dirs=(fuzz/corpus_engine fuzz/seeds_engine) extra=(-dict=fuzz/fuzz_engine.dict) ;;
     *)
         echo "error: unknown fuzz target '$target' (position, engine)" >&2
         exit 1

@@ -24,7 +24,9 @@ Squares are public numbers 0..89 (file + 9 * rank, ranks 0..9 from Red's side); 
 Every move an engine sends (``bestmove``, ``ponder`` and each ``pv``) is read in its dialect
 and checked against the position; an unreadable or illegal one raises :class:`EngineError`
 quoting the engine's line. The engine is a peer, not a source of truth. Lines that are not
-part of the protocol are logged (logger ``xiangqi.engine``) and skipped. Every wait has a
+part of the protocol are logged (logger ``xiangqi.engine``) and skipped, and so are malformed
+info fields: words are separated by spaces and tabs only, numbers are ASCII decimal digits
+with an optional sign, counters are at least 0 and ``multipv`` at least 1. Every wait has a
 timeout, an engine that exits raises :class:`EngineTerminatedError`, and closing always reaps
 the process (killing it when it ignores ``quit``) and closes its pipes.
 """
