@@ -919,7 +919,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             head = _tokens(line)[:1]
             if head == ["info"]:
                 info = self._parse_info(pos, line)
-                if "pv" in info or "score" in info:
+                # Lines past the ones asked for are not kept: an engine numbering its lines
+                # 1, 2, 3, ... without end must not grow this dict without end.
+                if ("pv" in info or "score" in info) and info.get("multipv", 1) <= (multipv or 1):
                     entry = infos.setdefault(info.get("multipv", 1), {})
                     _merge(entry, info)
             elif head in (["bestmove"], ["nobestmove"]):
@@ -1084,8 +1086,9 @@ class AnalysisResult:
                 head = _tokens(line)[:1]
                 if head == ["info"]:
                     info = protocol._parse_info(self._pos, line)
-                    if "pv" in info or "score" in info:
-                        _merge(self._lines.setdefault(info.get("multipv", 1), {}), info)
+                    line_number = info.get("multipv", 1)
+                    if ("pv" in info or "score" in info) and line_number <= self._multipv:
+                        _merge(self._lines.setdefault(line_number, {}), info)
                         if info.get("multipv", 1) == 1:
                             _merge(self.info, info)
                     self._queue.put_nowait(info)
