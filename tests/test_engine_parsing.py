@@ -24,7 +24,9 @@ from xiangqi.engine import (
     Cp,
     Dialect,
     EngineError,
+    EngineOptionError,
     Mate,
+    Option,
     _parse_bestmove,
     _parse_info,
     _parse_option,
@@ -219,3 +221,12 @@ def test_option_numbers_are_ascii(line: str) -> None:
 def test_a_second_score_drops_the_first_ones_bound() -> None:
     info = _parse_info(START, "info score cp 5 lowerbound score cp 7", Dialect.UCI)
     assert info["score"].relative == Cp(7) and "lowerbound" not in info
+
+
+@pytest.mark.parametrize("text", ["1_0", "\u0663", "\uff18", " 8", "8.0", "9" * 50])
+def test_spin_values_from_text_are_ascii_integers(text: str) -> None:
+    # int() would send "1_0" as 10 and an Arabic-Indic three as 3.
+    spin = Option("Hash", "spin", 16, None, None, ())
+    with pytest.raises(EngineOptionError, match="takes an int"):
+        spin.parse(text)
+    assert spin.parse("+8") == "8" and spin.parse(-3) == "-3"

@@ -318,8 +318,8 @@ class Option:
         if self.type == "spin":
             if isinstance(value, bool) or not isinstance(value, (int, str)):
                 raise EngineOptionError(f"{where} takes an int, got {value!r:.{_QUOTE}}")
-            try:
-                number = int(value)
+            try:  # text as the engine protocols write numbers: ASCII digits, optional sign
+                number = _int(value) if isinstance(value, str) else int(value)
             except ValueError:
                 raise EngineOptionError(f"{where} takes an int, got {value!r:.{_QUOTE}}") from None
             if (self.min is not None and number < self.min) or (
