@@ -95,9 +95,10 @@ for target in ${FUZZ_TARGETS:-position engine}; do
         ;;
     esac
     echo "== fuzzing $target (native coverage: ${native:-none}) with ${args[*]}"
-    python "fuzz/fuzz_$target.py" "${dirs[@]}" "${options[@]}" "${extra[@]}" "${args[@]}" ||
-        status=$?
-    echo "== $target: status $status; corpus: $(ls "${dirs[0]}" | wc -l) inputs"
+    rc=0
+    python "fuzz/fuzz_$target.py" "${dirs[@]}" "${options[@]}" "${extra[@]}" "${args[@]}" || rc=$?
+    [ "$rc" -eq 0 ] || status=$rc # a finding in one target fails the run; the next still runs
+    echo "== $target: status $rc; corpus: $(ls "${dirs[0]}" | wc -l) inputs"
 done
 echo "== fuzz.sh finished in $(($(date +%s) - start)) s with status $status"
 exit "$status"
