@@ -4,6 +4,8 @@
 #             (corpus fuzz/corpus/, seeds fuzz/seeds/)
 #   records   fuzz/fuzz_records.py: PGN text and files, move notation, FEN text, XQF files
 #             (corpus fuzz/corpus_records/, seeds fuzz/seeds_records/)
+#   engine    fuzz/fuzz_engine.py: the engine client's line parsers (info, option, id,
+#             bestmove in every dialect); corpus fuzz/corpus_engine/, seeds fuzz/seeds_engine/
 # Corpora are git-ignored; crash inputs go to build/fuzz/. Replay one with:
 # python fuzz/fuzz_<target>.py FILE
 #
@@ -27,7 +29,7 @@ if ! python -c "import atheris" 2>/dev/null; then
     echo "== installing atheris"
     python -m pip install --quiet atheris
 fi
-mkdir -p fuzz/corpus fuzz/corpus_records build/fuzz
+mkdir -p fuzz/corpus fuzz/corpus_records fuzz/corpus_engine build/fuzz
 
 args=("$@")
 if [ ${#args[@]} -eq 0 ]; then
@@ -86,19 +88,22 @@ assert c.__file__.startswith(sys.argv[1]), c.__file__; print('fuzzing', c.__file
 esac
 
 status=0
-for target in ${FUZZ_TARGETS:-position records}; do
+for target in ${FUZZ_TARGETS:-position records engine}; do
     case "$target" in
     position) dirs=(fuzz/corpus fuzz/seeds) ;;
     records) dirs=(fuzz/corpus_records fuzz/seeds_records) ;;
+    engine) dirs=(fuzz/corpus_engine fuzz/seeds_engine) ;;
     *)
-        echo "error: unknown fuzz target '$target' (position, records)" >&2
+        echo "error: unknown fuzz target '$target' (position, records, engine)" >&2
         exit 1
         ;;
     esac
     echo "== fuzzing $target (native coverage: ${native:-none}) with ${args[*]}"
+    rc=0
     python "fuzz/fuzz_$target.py" "${dirs[@]}" "${options[@]}" -dict="fuzz/fuzz_$target.dict" \
-        "${args[@]}" || status=$?
-    echo "== $target: corpus $(ls "${dirs[0]}" | wc -l) inputs"
+        "${args[@]}" || rc=$?
+    [ "$rc" -eq 0 ] || status=$rc # a finding in one target fails the run; the next still runs
+    echo "== $target: status $rc; corpus $(ls "${dirs[0]}" | wc -l) inputs"
 done
 echo "== fuzz.sh finished in $(($(date +%s) - start)) s with status $status"
 exit "$status"

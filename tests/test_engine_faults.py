@@ -132,7 +132,8 @@ def test_garbage_is_logged_and_skipped(caplog: pytest.LogCaptureFixture) -> None
     assert result.move == Move.from_iccs("h2e2")
     text = caplog.text
     assert "malformed option line 'option name Broken" in text
-    assert "malformed 'depth' in info line" in text
+    # One warning per line, naming every malformed field ("score cp y" is the second).
+    assert "malformed 'depth', 'score' in info line" in text
     assert "skipping 'bogus command from the engine'" in text
 
 
@@ -298,3 +299,14 @@ def test_bad_search_arguments_change_nothing() -> None:
         with pytest.raises(ValueError, match="root move a0a5 is not legal"):
             engine.play(pos, Limit(depth=1), root_moves=[Move.from_iccs("a0a5")])
         assert engine.play(pos, Limit(depth=1)).move == Move.from_iccs("h2e2")
+
+
+def test_lines_past_the_ones_asked_for_are_not_kept() -> None:
+    # Only line 1 was asked for; lines 2 and 3 must not stand in for it (they used to be
+    # reported as the best line), and an engine numbering lines without end cannot grow memory.
+    with SimpleEngine.popen_uci(fake("stray_multipv")) as engine:
+        assert engine.analyse(Position(), Limit(depth=2)) == {}
+        assert engine.play(Position(), Limit(depth=2)).info == {}
+        with engine.analysis(Position(), Limit(depth=2)) as analysis:
+            assert analysis.wait().move == Move.from_iccs("h2e2")
+            assert analysis.multipv == [] and analysis.info == {}

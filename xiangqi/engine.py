@@ -24,7 +24,9 @@ Squares are public numbers 0..89 (file + 9 * rank, ranks 0..9 from Red's side); 
 Every move an engine sends (``bestmove``, ``ponder`` and each ``pv``) is read in its dialect
 and checked against the position; an unreadable or illegal one raises :class:`EngineError`
 quoting the engine's line. The engine is a peer, not a source of truth. Lines that are not
-part of the protocol are logged (logger ``xiangqi.engine``) and skipped. Every wait has a
+part of the protocol are logged (logger ``xiangqi.engine``) and skipped, and so are malformed
+info fields: words are separated by spaces and tabs only, numbers are ASCII decimal digits
+with an optional sign, counters are at least 0 and ``multipv`` at least 1. Every wait has a
 timeout, an engine that exits raises :class:`EngineTerminatedError`, and closing always reaps
 the process (killing it when it ignores ``quit``) and closes its pipes.
 """
@@ -37,6 +39,7 @@ import concurrent.futures
 import dataclasses
 import enum
 import logging
+import re
 import threading
 from collections.abc import Coroutine, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
@@ -97,8 +100,8 @@ class EngineOptionError(EngineError, XiangqiError):
     """configure() named an unknown or managed option, or gave a value the option refuses."""
 
 
-def _quote(line: str) -> str:
-    return repr(line if len(line) <= _QUOTE else line[:_QUOTE] + "...")
+def _quote(line: str, limit: int = _QUOTE) -> str:
+    return repr(line if len(line) <= limit else line[:limit] + "...")
 
 
 # -- dialects, limits, scores, results ----------------------------------------------------------
@@ -315,8 +318,8 @@ class Option:
         if self.type == "spin":
             if isinstance(value, bool) or not isinstance(value, (int, str)):
                 raise EngineOptionError(f"{where} takes an int, got {value!r:.{_QUOTE}}")
-            try:
-                number = int(value)
+            try:  # text as the engine protocols write numbers: ASCII digits, optional sign
+                number = _int(value) if isinstance(value, str) else int(value)
             except ValueError:
                 raise EngineOptionError(f"{where} takes an int, got {value!r:.{_QUOTE}}") from None
             if (self.min is not None and number < self.min) or (
@@ -377,14 +380,151 @@ def _parse_option(tokens: list[str], dialect: Dialect) -> Option | None:
         if kind == "check" and default_text is not None:
             default = default_text.lower() == "true"
         elif kind == "spin" and default_text is not None:
-            default = int(default_text)
-        low = int(fields["min"][0]) if fields.get("min") else None
-        high = int(fields["max"][0]) if fields.get("max") else None
+            default = _int(default_text)
+        low = _int(fields["min"][0]) if fields.get("min") else None
+        high = _int(fields["max"][0]) if fields.get("max") else None
     except ValueError:
         return None
     if default == "<empty>":
         default = ""
     return Option(name, kind, default, low, high, tuple(var))
+
+
+_TOKEN = re.compile(r"[^ \t]+")
+_INT = re.compile(r"[+-]?[0-9]{1,40}")
+
+
+def _tokens(line: str) -> list[str]:
+    """The words of an engine line: split on spaces and tabs only (the protocols' blanks),
+    so no-break spaces, line separators and other Unicode blanks stay inside a word."""
+    return _TOKEN.findall(line)
+
+
+def _int(text: str, low: int | None = None) -> int:
+    """An engine's integer: ASCII digits with an optional sign, at least low; ValueError for
+    anything else (int() alone would take "1_0", Arabic-Indic digits and 4,000-digit text)."""
+    if not _INT.fullmatch(text):
+        raise ValueError(f"not an integer: {text!r:.40}")
+    number = int(text)
+    if low is not None and number < low:
+        raise ValueError(f"{number} is below {low}")
+    return number
+
+
+def _parse_id(tokens: list[str]) -> tuple[str, str] | None:
+    """The (key, value) an "id KEY VALUE..." line gives, or None when it names no key."""
+    if len(tokens) < 2 or tokens[0] != "id":
+        return None
+    return tokens[1], " ".join(tokens[2:])
+
+
+# -- engine output: pure line parsers (no process needed; fuzz/fuzz_engine.py drives them) --
+
+
+def _parse_move(pos: Position, text: str, line: str, dialect: Dialect | None) -> Move:
+    """The move text names in pos, read in dialect, or EngineError quoting the line."""
+    style = dialect.iccs_style if dialect else "iccs"
+    try:
+        return parse_iccs(pos, text, style)
+    except XiangqiError as exc:
+        raise EngineError(
+            f"engine sent {_quote(text, 40)}, not a legal move here ({exc}): {_quote(line)}"
+        ) from None
+
+
+#: Integer info fields and their least value (multipv numbers lines from 1).
+_INFO_INTS = {
+    "depth": 0,
+    "seldepth": 0,
+    "multipv": 1,
+    "nodes": 0,
+    "nps": 0,
+    "hashfull": 0,
+    "tbhits": 0,
+    "currmovenumber": 0,
+}
+
+
+def _parse_info(pos: Position, line: str, dialect: Dialect | None, who: object = "engine") -> Info:
+    """The info dict of one "info ..." line; unknown or malformed fields are logged (as who)
+    and skipped; an unreadable or illegal move raises EngineError."""
+    tokens = _tokens(line)[1:]
+    info: Info = {}
+    malformed: list[str] = []
+    i = 0
+    while i < len(tokens):
+        key = tokens[i]
+        i += 1
+        try:
+            if key in _INFO_INTS:
+                info[key] = _int(tokens[i], _INFO_INTS[key])
+                i += 1
+            elif key == "time":
+                info["time"] = _int(tokens[i], 0) / 1000.0
+                i += 1
+            elif key == "score":
+                kind = tokens[i]
+                if kind in ("cp", "mate"):
+                    value = _int(tokens[i + 1])
+                    i += 2
+                else:  # UCCI: "score 23"
+                    kind, value = "cp", _int(kind)
+                    i += 1
+                score: Score = Cp(value) if kind == "cp" else Mate(value)
+                info["score"] = PovScore(score, pos.turn)
+                info.pop("lowerbound", None)
+                info.pop("upperbound", None)
+                while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
+                    info[tokens[i]] = True
+                    i += 1
+            elif key == "currmove":
+                info["currmove"] = _parse_move(pos, tokens[i], line, dialect)
+                i += 1
+            elif key == "pv":
+                board = pos.copy(stack=False)
+                pv: list[Move] = []
+                while i < len(tokens):
+                    move = _parse_move(board, tokens[i], line, dialect)
+                    board.push(move)
+                    pv.append(move)
+                    i += 1
+                info["pv"] = pv
+            elif key == "string":
+                info["string"] = " ".join(tokens[i:])
+                i = len(tokens)
+            else:
+                LOGGER.debug("%s: skipping info field %r", who, key[:_QUOTE])
+        except (IndexError, ValueError) as exc:
+            if isinstance(exc, XiangqiError):
+                raise
+            malformed.append(key[:40])
+            i += 1
+    if malformed:  # one warning per line, however many fields are bad
+        shown = ", ".join(repr(k) for k in malformed[:10])
+        LOGGER.warning("%s: malformed %s in info line %s", who, shown, _quote(line))
+    return info
+
+
+#: What engines write instead of a move when they have none ("bestmove (none)", "ponder 0000").
+_NO_MOVE = ("(none)", "0000")
+
+
+def _parse_bestmove(pos: Position, line: str, dialect: Dialect | None) -> PlayResult:
+    """The PlayResult of a "bestmove ..." or "nobestmove" line; EngineError for a bad move."""
+    tokens = _tokens(line)
+    if tokens[:1] != ["bestmove"] or len(tokens) < 2 or tokens[1] in _NO_MOVE:
+        return PlayResult(None)
+    move = _parse_move(pos, tokens[1], line, dialect)
+    result = PlayResult(move)
+    if "ponder" in tokens[2:]:
+        k = tokens.index("ponder", 2)
+        if k + 1 < len(tokens) and tokens[k + 1] not in _NO_MOVE:
+            after = pos.copy(stack=False)
+            after.push(move)
+            result.ponder = _parse_move(after, tokens[k + 1], line, dialect)
+    result.draw_offered = "draw" in tokens[2:]
+    result.resigned = "resign" in tokens[2:]
+    return result
 
 
 # -- the asyncio protocol -------------------------------------------------------------------
@@ -536,13 +676,14 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             deadline = self._deadline(self.timeout)
             while True:
                 line = await self._read_line(deadline, done)
-                tokens = line.split()
+                tokens = _tokens(line)
                 if not tokens:
                     continue
                 if tokens[0] == done:
                     break
-                if tokens[0] == "id" and len(tokens) >= 2:
-                    self.id[tokens[1]] = " ".join(tokens[2:])
+                ident = _parse_id(tokens)
+                if ident is not None:
+                    self.id[ident[0]] = ident[1]
                 elif tokens[0] == "option":
                     option = _parse_option(tokens, Dialect.UCCI if ucci else Dialect.UCI)
                     if option is None:
@@ -661,73 +802,17 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         return self._deadline(DEFAULT_SEARCH_TIMEOUT)
 
     def _parse_move(self, pos: Position, text: str, line: str) -> Move:
-        style = self.dialect.iccs_style if self.dialect else "iccs"
-        try:
-            return parse_iccs(pos, text, style)
-        except XiangqiError as exc:
-            raise EngineError(
-                f"engine sent {text!r}, not a legal move here ({exc}): {_quote(line)}"
-            ) from None
+        return _parse_move(pos, text, line, self.dialect)
 
     def _parse_info(self, pos: Position, line: str) -> Info:
-        """The info dict of one "info ..." line; unknown or malformed fields are skipped."""
-        tokens = line.split()[1:]
-        info: Info = {}
-        ints = ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "tbhits")
-        i = 0
-        while i < len(tokens):
-            key = tokens[i]
-            i += 1
-            try:
-                if key in ints or key == "currmovenumber":
-                    info[key] = int(tokens[i])
-                    i += 1
-                elif key == "time":
-                    info["time"] = int(tokens[i]) / 1000.0
-                    i += 1
-                elif key == "score":
-                    kind = tokens[i]
-                    if kind in ("cp", "mate"):
-                        value = int(tokens[i + 1])
-                        i += 2
-                    else:  # UCCI: "score 23"
-                        kind, value = "cp", int(kind)
-                        i += 1
-                    score: Score = Cp(value) if kind == "cp" else Mate(value)
-                    info["score"] = PovScore(score, pos.turn)
-                    while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
-                        info[tokens[i]] = True
-                        i += 1
-                elif key == "currmove":
-                    info["currmove"] = self._parse_move(pos, tokens[i], line)
-                    i += 1
-                elif key == "pv":
-                    board = pos.copy(stack=False)
-                    pv: list[Move] = []
-                    while i < len(tokens):
-                        move = self._parse_move(board, tokens[i], line)
-                        board.push(move)
-                        pv.append(move)
-                        i += 1
-                    info["pv"] = pv
-                elif key == "string":
-                    info["string"] = " ".join(tokens[i:])
-                    i = len(tokens)
-                else:
-                    LOGGER.debug("%s: skipping info field %r", self, key)
-            except (IndexError, ValueError) as exc:
-                if isinstance(exc, XiangqiError):
-                    raise
-                LOGGER.warning("%s: malformed %r in info line %s", self, key, _quote(line))
-                i += 1
-        return info
+        return _parse_info(pos, line, self.dialect, self)
 
     async def _recover(self) -> None:
         """After a search timed out: stop it and drain its bestmove, or kill a silent engine."""
         try:
             self.send_line("stop")
             deadline = self._deadline(self.timeout)
-            while (await self._read_line(deadline, "bestmove after stop")).split()[:1] not in (
+            while _tokens(await self._read_line(deadline, "bestmove after stop"))[:1] not in (
                 ["bestmove"],
                 ["nobestmove"],
             ):
@@ -809,20 +894,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         return moves
 
     def _bestmove(self, pos: Position, line: str) -> PlayResult:
-        tokens = line.split()
-        if tokens[0] == "nobestmove" or len(tokens) < 2 or tokens[1] in ("(none)", "0000"):
-            return PlayResult(None)
-        move = self._parse_move(pos, tokens[1], line)
-        result = PlayResult(move)
-        if "ponder" in tokens[2:]:
-            k = tokens.index("ponder", 2)
-            if k + 1 < len(tokens):
-                after = pos.copy(stack=False)
-                after.push(move)
-                result.ponder = self._parse_move(after, tokens[k + 1], line)
-        result.draw_offered = "draw" in tokens[2:]
-        result.resigned = "resign" in tokens[2:]
-        return result
+        return _parse_bestmove(pos, line, self.dialect)
 
     async def _search(
         self,
@@ -844,10 +916,12 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             except EngineError:
                 await self._recover()
                 raise
-            head = line.split()[:1]
+            head = _tokens(line)[:1]
             if head == ["info"]:
                 info = self._parse_info(pos, line)
-                if "pv" in info or "score" in info:
+                # Lines past the ones asked for are not kept: an engine numbering its lines
+                # 1, 2, 3, ... without end must not grow this dict without end.
+                if ("pv" in info or "score" in info) and info.get("multipv", 1) <= (multipv or 1):
                     entry = infos.setdefault(info.get("multipv", 1), {})
                     _merge(entry, info)
             elif head in (["bestmove"], ["nobestmove"]):
@@ -1009,11 +1083,12 @@ class AnalysisResult:
                         continue
                     protocol._kill("search did not end in time")
                     raise
-                head = line.split()[:1]
+                head = _tokens(line)[:1]
                 if head == ["info"]:
                     info = protocol._parse_info(self._pos, line)
-                    if "pv" in info or "score" in info:
-                        _merge(self._lines.setdefault(info.get("multipv", 1), {}), info)
+                    line_number = info.get("multipv", 1)
+                    if ("pv" in info or "score" in info) and line_number <= self._multipv:
+                        _merge(self._lines.setdefault(line_number, {}), info)
                         if info.get("multipv", 1) == 1:
                             _merge(self.info, info)
                     self._queue.put_nowait(info)

@@ -12,6 +12,8 @@ unparsable    answers "go" with "bestmove zz99"
 bad_pv        sends an info line whose pv holds an illegal move, then bestmove h2e2
 hang_search   never answers "go" and ignores "stop"; exits on quit
 ignore_quit   as ok, but ignores "quit", SIGTERM and the end of its input
+stray_multipv answers "go" only with info lines for lines 2 and 3 (MultiPV was never set to
+              more than 1), then "bestmove h2e2"
 record        as ok, and appends every line it receives to the file named by $FAKE_LOG
 ucci_extras   UCCI answers: "score 23" without "cp", "bestmove ... ponder ... draw", then
               "nobestmove" on the second "go"
@@ -75,6 +77,9 @@ def main() -> None:
                 say("info depth x seldepth 3 score cp y nodes 12 pv h2e2")
                 say("info string hello there")
                 say("bogus command from the engine")
+            if MODE == "stray_multipv":
+                say("info depth 1 multipv 2 score cp 50 pv b0c2")
+                say("info depth 2 multipv 3 score cp 40 pv h0g2")
             if MODE == "bad_pv":
                 say("info depth 2 score cp 5 pv h2e2 h9h0")
             if MODE == "ucci_extras":
