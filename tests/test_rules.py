@@ -559,15 +559,18 @@ def test_sideways_pawn_moves_repeat_positions() -> None:
     assert pyffish_value(fen, moves) == 0
 
 
-def test_fsf_divergence_a_pinned_rook_does_not_chase_its_pinner() -> None:
+def test_a_pinned_rook_chases_its_pinner() -> None:
     # On e2 the red rook stands between the black cannon on e5 and the red advisor e1 and
     # king e0: if it left the file the cannon would check over the advisor, so it is
-    # pinned. By "a pinned piece neither attacks nor protects" (as in WXF diagram 39,
-    # which Fairy-Stockfish's own test encodes) its attack on the cannon is no chase, so
-    # the repetition is a draw; Fairy-Stockfish does not apply the pin to the attacker here.
+    # pinned, but taking the pinner itself is legal, so its attack is a threat like any
+    # other. WXF diagram 37 rules exactly this (a rook screening a cannon's check on its
+    # king keeps chasing that cannon: the rook's side loses), and so does Fairy-Stockfish.
+    # (An earlier reading of diagram 39, "a pinned piece does not attack, not even its
+    # pinner", ruled this a draw; diagram 39 is about a horse-pinned rook being chased,
+    # see test_rules_wxf.py.)
     fen = "4ka3/4a4/9/9/2c6/9/9/2R6/4A4/4KA3 w - - 0 1"
     moves = ["c2b2", "c5e5", "b2e2", "e5c5", "e2c2"] + 2 * ["c5e5", "c2e2", "e5c5", "e2c2"]
     moves = moves[:11]
     pos = play(fen, moves)
-    assert pos.outcome() == Outcome(Termination.REPETITION, None)
+    assert pos.outcome() == Outcome(Termination.PERPETUAL_CHASE, Color.BLACK)
     assert pyffish_value(fen, moves) == MATE

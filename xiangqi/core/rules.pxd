@@ -263,7 +263,7 @@ cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs) noex
         pairs[i] = 0
     for i in range(1, 11):          # advisors .. cannons: kings and pawns chase freely
         a = r.where[base + i]
-        if not a or is_pinned(r, a):
+        if not a:
             continue
         at = type_of_slot(i)
         found = 0
@@ -294,6 +294,29 @@ cdef inline unsigned int chased_now(ReplayBoard* r, int side) noexcept nogil:
     chase_pairs(r, side, pairs)
     for i in range(16):
         found |= pairs[i]
+    return found
+
+
+cdef inline unsigned int horse_pinned_rooks(ReplayBoard* r, int side) noexcept nogil:
+    # Bit j (7 or 8) set for each enemy rook that blocks the leg of one of side's horses
+    # aimed at the enemy king: the rook is "pinned by a horse" (WXF diagrams 39-41).
+    cdef int enemy = 32 - 16 * side, k = r.where[enemy], j, i, v, h
+    cdef unsigned int found = 0
+    if not k:
+        return 0
+    for j in range(7, 9):
+        v = r.where[enemy + j]
+        if not v:
+            continue
+        for i in range(5, 7):
+            h = r.where[16 + 16 * side + i]
+            if not h or reaches(r.sq, h, k):
+                continue
+            r.sq[v] = 0
+            if reaches(r.sq, h, k):
+                found |= 1u << j
+            r.sq[v] = enemy + j
+        # (the loop restores the rook whether or not the horse reached the king)
     return found
 
 
@@ -335,6 +358,7 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
     cdef int stop = n - <int>back, i, seen = 1, first = -1, mover
     cdef bint checking[2]
     cdef unsigned int chase[2]
+    cdef unsigned int pinned[2]
     cdef ReplayBoard r
     i = n - 4
     while i >= stop:
@@ -366,12 +390,19 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
         replay_unmake(&r, plies[i].move, plies[i].captured)
         i -= 1
     chase[0] = chase[1] = 0xFFFF
+    pinned[0] = pinned[1] = 0xFFFF
     for i in range(first + 1, n + 1):
         mover = side ^ ((n - i + 1) & 1)
         if chase[mover]:
             chase[mover] &= new_chases(&r, plies[i].move)
+            pinned[mover] &= horse_pinned_rooks(&r, mover)
         else:
             replay_make(&r, plies[i].move)
+    if chase[0] and chase[1]:
+        # Both sides chase: chasing a rook that a horse pins against its king is the
+        # graver offence (WXF diagrams 39-41); if only one side does it, that side loses.
+        chase[0] &= pinned[0]
+        chase[1] &= pinned[1]
     if (chase[0] != 0) == (chase[1] != 0):
         return RULING_DRAW
     return RULING_LOSS_CHASE if chase[side] else RULING_WIN_CHASE
