@@ -253,20 +253,46 @@ cdef inline bint defended_after(ReplayBoard* r, int frm, int to) noexcept nogil:
     return found
 
 
-cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs) noexcept nogil:
+cdef inline bint reached_after(ReplayBoard* r, int frm, int to) noexcept nogil:
+    # After the piece on frm takes the piece on to, does any piece of the victim's side
+    # still reach the square (legally or not)? A root that is there but may not take back
+    # is a fake root; one that no longer reaches the square is no root at all.
+    cdef int victim_base = 16 + 16 * (r.sq[to] >> 5), i, s, cap
+    cdef bint found = 0
+    cap = replay_make(r, frm | (to << 8))
+    for i in range(16):
+        s = r.where[victim_base + i]
+        if s and reaches(r.sq, s, to):
+            found = 1
+            break
+    replay_unmake(r, frm | (to << 8), cap)
+    return found
+
+
+cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs,
+                             unsigned int* attacks, unsigned int* fake) noexcept nogil:
     # pairs[i] (i = attacker slot 0..15): bit j set when side's piece in slot i chases the
-    # enemy piece in slot j on this board. Slots 0 and 11..15 (king, pawns) stay 0.
+    # enemy piece in slot j on this board; attacks[i]: bit j set when it can legally
+    # capture that piece at all (a possible target: not the king, not an uncrossed pawn),
+    # protected or not; fake[i]: bit j set when it chases that piece only because the
+    # piece's roots are fake (they reach the square but may not take back).
+    # Slots 0 and 11..15 (king, pawns) stay 0.
     cdef int base = 16 + 16 * side, enemy = 32 - 16 * side
     cdef int i, j, a, v, at, vt
-    cdef unsigned int found
+    cdef unsigned int found, hit, faked
+    cdef bint checked = king_attacked(r, 1 - side)
     for i in range(16):
         pairs[i] = 0
+        attacks[i] = 0
+        fake[i] = 0
     for i in range(1, 11):          # advisors .. cannons: kings and pawns chase freely
         a = r.where[base + i]
         if not a:
             continue
         at = type_of_slot(i)
         found = 0
+        hit = 0
+        faked = 0
         for j in range(1, 16):      # every piece but the king
             v = r.where[enemy + j]
             if not v:
@@ -276,22 +302,38 @@ cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs) noex
                 continue
             if not capture_legal(r, a, v):
                 continue
+            hit |= 1u << j
             if ((at == 3 or at == 5) and vt == 4) or ((at == 1 or at == 2) and 3 <= vt <= 5):
                 found |= 1u << j    # a stronger piece: protection does not help
+                continue
+            if checked:
+                # The enemy is in check: no reply but a check evasion is legal, so
+                # legality says nothing about protection here. Judge as if the check
+                # were answered: any piece that reaches the square takes back.
+                if at == vt and reaches(r.sq, v, a):
+                    continue
+                if not reached_after(r, a, v):
+                    found |= 1u << j
                 continue
             if at == vt and capture_legal(r, v, a):
                 continue            # a mutual attack
             if not defended_after(r, a, v):
                 found |= 1u << j
+                if reached_after(r, a, v):
+                    faked |= 1u << j
         pairs[i] = found
+        attacks[i] = hit
+        fake[i] = faked
 
 
 cdef inline unsigned int chased_now(ReplayBoard* r, int side) noexcept nogil:
     # Bit j set for each enemy piece (slot j) that side chases on this board.
     cdef unsigned int pairs[16]
+    cdef unsigned int attacks[16]
+    cdef unsigned int fake[16]
     cdef unsigned int found = 0
     cdef int i
-    chase_pairs(r, side, pairs)
+    chase_pairs(r, side, pairs, attacks, fake)
     for i in range(16):
         found |= pairs[i]
     return found
@@ -322,16 +364,24 @@ cdef inline unsigned int horse_pinned_rooks(ReplayBoard* r, int side) noexcept n
 
 cdef inline unsigned int new_chases(ReplayBoard* r, int mv) noexcept nogil:
     # Play mv on r (left played) and return the enemy pieces it newly chases: those
-    # chased after it by an attacker that did not chase them before it.
+    # chased after it by an attacker that could not capture them before it (a new
+    # attack, direct or discovered), or that could but found them protected and now finds
+    # their roots fake (mv pinned a root, or made its recapture illegal). A root lost any
+    # other way (its own line or screen opened or closed) makes no new chase: the attack
+    # itself did not change (WXF diagrams 61 and 106).
     cdef int mover = r.sq[mv & 255] >> 5, i
     cdef unsigned int before[16]
+    cdef unsigned int hit_before[16]
+    cdef unsigned int fake_before[16]
     cdef unsigned int after[16]
+    cdef unsigned int hit_after[16]
+    cdef unsigned int fake_after[16]
     cdef unsigned int fresh = 0
-    chase_pairs(r, mover, before)
+    chase_pairs(r, mover, before, hit_before, fake_before)
     replay_make(r, mv)
-    chase_pairs(r, mover, after)
+    chase_pairs(r, mover, after, hit_after, fake_after)
     for i in range(16):
-        fresh |= after[i] & ~before[i]
+        fresh |= after[i] & ~before[i] & (~hit_before[i] | fake_after[i])
     return fresh
 
 
