@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the rule-book table keeps one case per line)
 """The repetition rulings on the worked diagrams of the WXF rule book (World XiangQi Rules).
 
 Independent source of the expected values: the WXF rule book's verdicts for its worked
