@@ -32,21 +32,28 @@
 #   chase: if either side checked perpetually, chases are not looked at. Both sides
 #   checking perpetually is a draw.
 # - Perpetual chase: one and the same enemy piece is newly chased by every move one side
-#   made in the span. Both sides chasing perpetually, or neither, is a draw.
+#   made in the span. If both sides chase perpetually and exactly one of them chases a
+#   rook that its horse pins against the rook's king (the rook blocks the horse's leg;
+#   WXF diagrams 39-41), that side alone loses; otherwise both chasing, or neither, is
+#   a draw.
 # - X "chases" victim v after a move when some piece a of X (not a king, not a pawn:
-#   those may chase freely) can legally capture v, a is not pinned (a pinned piece does
-#   not attack, not even its pinner: WXF diagram 39), v is not a king nor a pawn on its
-#   own side of the river, and either
+#   those may chase freely) can legally capture v (a pinned piece may take its own
+#   pinner: WXF diagrams 37, 50), v is not a king nor a pawn on its own side of the
+#   river, and either
 #     * a is a horse or cannon and v a rook, or a is an advisor or elephant and v a rook,
 #       horse or cannon (a threat against a stronger piece counts even if protected); or
 #     * v is unprotected: after a takes v, no unpinned piece of v's side can legally
 #       take back (a pinned protector, or a king that would step into check or face the
 #       other king, is a fake root); and if a and v are of one kind, v cannot legally
-#       take a (a mutual attack is no chase).
-#   The move "newly" chases v when some attacker chases v after it and that attacker did
-#   not chase v before it (a different piece taking up the threat is new). Pieces
-#   keep their identity (core piece id) through the cycle, so a fleeing piece is
-#   followed.
+#       take a (a mutual attack is no chase). If X's move gave check, recaptures are
+#       judged as if the check were answered: any piece reaching the square protects.
+#   The move "newly" chases v when some attacker a chases v after it and, before it,
+#   a could not legally capture v at all (a new attack, direct or discovered; a
+#   different piece taking up the threat is new), or could but v was protected and its
+#   roots are now fake (they still reach the square but may not take back). A root
+#   that no longer reaches the square (its line or cannon screen changed) makes no new
+#   chase: the attack did not change (WXF diagrams 61, 106). Pieces keep their
+#   identity (core piece id) through the cycle, so a fleeing piece is followed.
 # Deliberate simplifications: see xiangqi/rules.py.
 
 from libc.stdint cimport uint64_t
