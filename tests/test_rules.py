@@ -438,6 +438,31 @@ def test_pinned_protector_does_not_protect() -> None:
     assert pos.outcome() == Outcome(Termination.PERPETUAL_CHASE, Color.RED)
 
 
+def test_a_pawn_and_a_rook_threatening_one_piece_in_turn_is_allowed() -> None:
+    # WXF rules: two pieces chasing one piece is forbidden "except when one of the
+    # chasing pieces is a pawn or a king". The crossed red pawn and the red rook take
+    # turns to attack the black cannon as it runs along rank 7: a draw. (Position from
+    # the WXF-rule fixtures of an independent implementation citing the WXF 2018 text;
+    # pyffish agrees.)
+    fen = "3k5/9/2c6/3P5/5R3/3p5/9/9/9/3K5 w - - 0 1"
+    moves = 2 * ["d6c6", "c7e7", "f5e5", "e7d7", "c6d6", "d7f7", "e5f5", "f7c7"]
+    pos = play(fen, moves)
+    assert pos.outcome() == Outcome(Termination.REPETITION, None)
+    assert pyffish_value(fen, moves) == 0
+
+
+def test_offering_a_rook_exchange_does_not_excuse_chasing_a_cannon() -> None:
+    # The red rook shuttles c4<->b4 facing the black rook on i4 (an exchange offer,
+    # allowed in itself); each arrival also attacks the unprotected black cannon, which
+    # flees b6<->c6 on the file above it. The offer does not excuse the chase (the same
+    # fixtures as above, after the WXF text's "offering" clause): Red loses.
+    fen = "3k5/9/9/1c7/9/2R5r/9/9/9/5K3 w - - 0 1"
+    moves = 2 * ["c4b4", "b6c6", "b4c4", "c6b6"]
+    pos = play(fen, moves)
+    assert pos.outcome() == Outcome(Termination.PERPETUAL_CHASE, Color.BLACK)
+    assert pyffish_value(fen, moves) == -MATE
+
+
 # ------------------------------------------------------------------ move rule, material, mate
 
 
@@ -559,15 +584,18 @@ def test_sideways_pawn_moves_repeat_positions() -> None:
     assert pyffish_value(fen, moves) == 0
 
 
-def test_fsf_divergence_a_pinned_rook_does_not_chase_its_pinner() -> None:
+def test_a_pinned_rook_chases_its_pinner() -> None:
     # On e2 the red rook stands between the black cannon on e5 and the red advisor e1 and
     # king e0: if it left the file the cannon would check over the advisor, so it is
-    # pinned. By "a pinned piece neither attacks nor protects" (as in WXF diagram 39,
-    # which Fairy-Stockfish's own test encodes) its attack on the cannon is no chase, so
-    # the repetition is a draw; Fairy-Stockfish does not apply the pin to the attacker here.
+    # pinned, but taking the pinner itself is legal, so its attack is a threat like any
+    # other. WXF diagram 37 rules exactly this (a rook screening a cannon's check on its
+    # king keeps chasing that cannon: the rook's side loses), and so does Fairy-Stockfish.
+    # (An earlier reading of diagram 39, "a pinned piece does not attack, not even its
+    # pinner", ruled this a draw; diagram 39 is about a horse-pinned rook being chased,
+    # see test_rules_wxf.py.)
     fen = "4ka3/4a4/9/9/2c6/9/9/2R6/4A4/4KA3 w - - 0 1"
     moves = ["c2b2", "c5e5", "b2e2", "e5c5", "e2c2"] + 2 * ["c5e5", "c2e2", "e5c5", "e2c2"]
     moves = moves[:11]
     pos = play(fen, moves)
-    assert pos.outcome() == Outcome(Termination.REPETITION, None)
+    assert pos.outcome() == Outcome(Termination.PERPETUAL_CHASE, Color.BLACK)
     assert pyffish_value(fen, moves) == MATE

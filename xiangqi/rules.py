@@ -22,14 +22,17 @@ In the order the core tests them:
      not looked at. Both sides checking perpetually is a draw (``REPETITION``).
    * ``PERPETUAL_CHASE``: every move one side made in the span newly chased one and
      the same enemy piece (the piece is followed by identity when it flees). That side
-     loses; both sides chasing perpetually is a draw. Alternating threats against
-     different pieces, and a cycle with one idle move, are allowed.
+     loses. When both sides chase perpetually, a side that chases a rook which a horse
+     pins against its king (the rook blocks the horse's leg towards that king) commits
+     the graver offence and loses alone (WXF diagrams 39-41); otherwise both chasing is
+     a draw. Alternating threats against different pieces, and a cycle with one idle
+     move, are allowed.
    * Otherwise ``REPETITION``: a draw.
 
    A side *chases* an enemy piece when one of its pieces other than the king and the
-   pawns (kings and pawns may chase freely) can legally capture it and is not pinned
-   (a pinned piece does not attack, not even its pinner: WXF diagram 39), the chased
-   piece is neither the king nor a pawn still on its own side of the river, and either
+   pawns (kings and pawns may chase freely) can legally capture it (a pinned piece may
+   still take its own pinner: WXF diagrams 37 and 50), the chased piece is neither the
+   king nor a pawn still on its own side of the river, and either
 
    * the attacker is a horse or cannon and the victim a rook, or the attacker an
      advisor or elephant and the victim a rook, horse or cannon (a threat against a
@@ -38,9 +41,18 @@ In the order the core tests them:
      side can legally take back (a pinned protector, and a king that would step into check or
      face the other king, are "fake roots"); and if attacker and victim are of one
      kind, the victim cannot legally take the attacker (a mutual attack is no chase).
+     When the move gave check, every recapture is illegal until the check is answered,
+     so protection is then judged as if it were: any piece that reaches the square
+     protects (a mate threat with checks is not a chase: WXF's perpetual-kill cases).
 
-   A move *newly* chases a piece when, after it, some attacker chases that piece which
-   did not chase it before the move (another piece taking over a threat is a new one).
+   A move *newly* chases a piece when, after it, some attacker chases that piece and
+   either could not capture it at all before the move (a new attack, direct or
+   discovered; another piece taking over a threat is a new one), or could but found it
+   protected, and the piece's roots are now fake (the move pinned a protector or made
+   its recapture illegal). A piece that merely lost its root because the root's line or
+   cannon screen opened or closed is not newly chased: the attack itself did not change
+   (WXF diagrams 61 and 106).
+
 4. **Move rule** (``MOVE_RULE``, a draw): ``move_limit`` plies (120 = 60 moves)
    without a capture. A side's checks beyond its first ten in that stretch are not
    counted (the AXF 2017 reading, as in Pikafish); plies played before the position
@@ -60,15 +72,21 @@ Deliberate simplifications
   that move's chases.
 * A capture resets the repetition window; pawn moves do not (a crossed pawn moving
   sideways is reversible).
-* A pinned piece neither attacks nor protects, even when its capture would take the
-  pinning piece (as WXF diagram 39 is read in Fairy-Stockfish's test suite); a move that
-  gives check is judged for chases too, like any other.
+* A pinned piece does not protect, even when its recapture would be legal; it does
+  attack whatever it may legally capture, its pinner included. A move that gives check
+  is judged for chases too (a check that also chases the same piece as the other moves
+  keeps the chase going, as in Fairy-Stockfish's test suite).
+* The horse-pinned rook is the only chase graver than another; the rule book's
+  further levels (if any) are not modelled. A root lost by opening or closing its line
+  is never a new chase, although one WXF illustration (a pawn stepping off and back onto
+  a cannon root's screen) rules it one (``tests/test_rules_wxf.py``, KNOWN_WRONG).
 * Threats created by a discovered check are judged like any other threat (the victim
   must still be unprotected), where Fairy-Stockfish counts some of them outright.
 * Spans longer than 4096 plies are judged for perpetual check only.
 
 Known differences from Fairy-Stockfish are pinned as named tests in
-``tests/test_rules.py``.
+``tests/test_rules.py``; the WXF rule book's worked diagrams (164 cases) are in
+``tests/test_rules_wxf.py``.
 """
 
 from __future__ import annotations

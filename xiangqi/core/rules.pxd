@@ -32,21 +32,28 @@
 #   chase: if either side checked perpetually, chases are not looked at. Both sides
 #   checking perpetually is a draw.
 # - Perpetual chase: one and the same enemy piece is newly chased by every move one side
-#   made in the span. Both sides chasing perpetually, or neither, is a draw.
+#   made in the span. If both sides chase perpetually and exactly one of them chases a
+#   rook that its horse pins against the rook's king (the rook blocks the horse's leg;
+#   WXF diagrams 39-41), that side alone loses; otherwise both chasing, or neither, is
+#   a draw.
 # - X "chases" victim v after a move when some piece a of X (not a king, not a pawn:
-#   those may chase freely) can legally capture v, a is not pinned (a pinned piece does
-#   not attack, not even its pinner: WXF diagram 39), v is not a king nor a pawn on its
-#   own side of the river, and either
+#   those may chase freely) can legally capture v (a pinned piece may take its own
+#   pinner: WXF diagrams 37, 50), v is not a king nor a pawn on its own side of the
+#   river, and either
 #     * a is a horse or cannon and v a rook, or a is an advisor or elephant and v a rook,
 #       horse or cannon (a threat against a stronger piece counts even if protected); or
 #     * v is unprotected: after a takes v, no unpinned piece of v's side can legally
 #       take back (a pinned protector, or a king that would step into check or face the
 #       other king, is a fake root); and if a and v are of one kind, v cannot legally
-#       take a (a mutual attack is no chase).
-#   The move "newly" chases v when some attacker chases v after it and that attacker did
-#   not chase v before it (a different piece taking up the threat is new). Pieces
-#   keep their identity (core piece id) through the cycle, so a fleeing piece is
-#   followed.
+#       take a (a mutual attack is no chase). If X's move gave check, recaptures are
+#       judged as if the check were answered: any piece reaching the square protects.
+#   The move "newly" chases v when some attacker a chases v after it and, before it,
+#   a could not legally capture v at all (a new attack, direct or discovered; a
+#   different piece taking up the threat is new), or could but v was protected and its
+#   roots are now fake (they still reach the square but may not take back). A root
+#   that no longer reaches the square (its line or cannon screen changed) makes no new
+#   chase: the attack did not change (WXF diagrams 61, 106). Pieces keep their
+#   identity (core piece id) through the cycle, so a fleeing piece is followed.
 # Deliberate simplifications: see xiangqi/rules.py.
 
 from libc.stdint cimport uint64_t
@@ -253,20 +260,46 @@ cdef inline bint defended_after(ReplayBoard* r, int frm, int to) noexcept nogil:
     return found
 
 
-cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs) noexcept nogil:
+cdef inline bint reached_after(ReplayBoard* r, int frm, int to) noexcept nogil:
+    # After the piece on frm takes the piece on to, does any piece of the victim's side
+    # still reach the square (legally or not)? A root that is there but may not take back
+    # is a fake root; one that no longer reaches the square is no root at all.
+    cdef int victim_base = 16 + 16 * (r.sq[to] >> 5), i, s, cap
+    cdef bint found = 0
+    cap = replay_make(r, frm | (to << 8))
+    for i in range(16):
+        s = r.where[victim_base + i]
+        if s and reaches(r.sq, s, to):
+            found = 1
+            break
+    replay_unmake(r, frm | (to << 8), cap)
+    return found
+
+
+cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs,
+                             unsigned int* attacks, unsigned int* fake) noexcept nogil:
     # pairs[i] (i = attacker slot 0..15): bit j set when side's piece in slot i chases the
-    # enemy piece in slot j on this board. Slots 0 and 11..15 (king, pawns) stay 0.
+    # enemy piece in slot j on this board; attacks[i]: bit j set when it can legally
+    # capture that piece at all (a possible target: not the king, not an uncrossed pawn),
+    # protected or not; fake[i]: bit j set when it chases that piece only because the
+    # piece's roots are fake (they reach the square but may not take back).
+    # Slots 0 and 11..15 (king, pawns) stay 0.
     cdef int base = 16 + 16 * side, enemy = 32 - 16 * side
     cdef int i, j, a, v, at, vt
-    cdef unsigned int found
+    cdef unsigned int found, hit, faked
+    cdef bint checked = king_attacked(r, 1 - side)
     for i in range(16):
         pairs[i] = 0
+        attacks[i] = 0
+        fake[i] = 0
     for i in range(1, 11):          # advisors .. cannons: kings and pawns chase freely
         a = r.where[base + i]
-        if not a or is_pinned(r, a):
+        if not a:
             continue
         at = type_of_slot(i)
         found = 0
+        hit = 0
+        faked = 0
         for j in range(1, 16):      # every piece but the king
             v = r.where[enemy + j]
             if not v:
@@ -276,39 +309,86 @@ cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs) noex
                 continue
             if not capture_legal(r, a, v):
                 continue
+            hit |= 1u << j
             if ((at == 3 or at == 5) and vt == 4) or ((at == 1 or at == 2) and 3 <= vt <= 5):
                 found |= 1u << j    # a stronger piece: protection does not help
+                continue
+            if checked:
+                # The enemy is in check: no reply but a check evasion is legal, so
+                # legality says nothing about protection here. Judge as if the check
+                # were answered: any piece that reaches the square takes back.
+                if at == vt and reaches(r.sq, v, a):
+                    continue
+                if not reached_after(r, a, v):
+                    found |= 1u << j
                 continue
             if at == vt and capture_legal(r, v, a):
                 continue            # a mutual attack
             if not defended_after(r, a, v):
                 found |= 1u << j
+                if reached_after(r, a, v):
+                    faked |= 1u << j
         pairs[i] = found
+        attacks[i] = hit
+        fake[i] = faked
 
 
 cdef inline unsigned int chased_now(ReplayBoard* r, int side) noexcept nogil:
     # Bit j set for each enemy piece (slot j) that side chases on this board.
     cdef unsigned int pairs[16]
+    cdef unsigned int attacks[16]
+    cdef unsigned int fake[16]
     cdef unsigned int found = 0
     cdef int i
-    chase_pairs(r, side, pairs)
+    chase_pairs(r, side, pairs, attacks, fake)
     for i in range(16):
         found |= pairs[i]
     return found
 
 
+cdef inline unsigned int horse_pinned_rooks(ReplayBoard* r, int side) noexcept nogil:
+    # Bit j (7 or 8) set for each enemy rook that blocks the leg of one of side's horses
+    # aimed at the enemy king: the rook is "pinned by a horse" (WXF diagrams 39-41).
+    cdef int enemy = 32 - 16 * side, k = r.where[enemy], j, i, v, h
+    cdef unsigned int found = 0
+    if not k:
+        return 0
+    for j in range(7, 9):
+        v = r.where[enemy + j]
+        if not v:
+            continue
+        for i in range(5, 7):
+            h = r.where[16 + 16 * side + i]
+            if not h or reaches(r.sq, h, k):
+                continue
+            r.sq[v] = 0
+            if reaches(r.sq, h, k):
+                found |= 1u << j
+            r.sq[v] = enemy + j
+        # (the loop restores the rook whether or not the horse reached the king)
+    return found
+
+
 cdef inline unsigned int new_chases(ReplayBoard* r, int mv) noexcept nogil:
     # Play mv on r (left played) and return the enemy pieces it newly chases: those
-    # chased after it by an attacker that did not chase them before it.
+    # chased after it by an attacker that could not capture them before it (a new
+    # attack, direct or discovered), or that could but found them protected and now finds
+    # their roots fake (mv pinned a root, or made its recapture illegal). A root lost any
+    # other way (its own line or screen opened or closed) makes no new chase: the attack
+    # itself did not change (WXF diagrams 61 and 106).
     cdef int mover = r.sq[mv & 255] >> 5, i
     cdef unsigned int before[16]
+    cdef unsigned int hit_before[16]
+    cdef unsigned int fake_before[16]
     cdef unsigned int after[16]
+    cdef unsigned int hit_after[16]
+    cdef unsigned int fake_after[16]
     cdef unsigned int fresh = 0
-    chase_pairs(r, mover, before)
+    chase_pairs(r, mover, before, hit_before, fake_before)
     replay_make(r, mv)
-    chase_pairs(r, mover, after)
+    chase_pairs(r, mover, after, hit_after, fake_after)
     for i in range(16):
-        fresh |= after[i] & ~before[i]
+        fresh |= after[i] & ~before[i] & (~hit_before[i] | fake_after[i])
     return fresh
 
 
@@ -335,6 +415,7 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
     cdef int stop = n - <int>back, i, seen = 1, first = -1, mover
     cdef bint checking[2]
     cdef unsigned int chase[2]
+    cdef unsigned int pinned[2]
     cdef ReplayBoard r
     i = n - 4
     while i >= stop:
@@ -366,12 +447,19 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
         replay_unmake(&r, plies[i].move, plies[i].captured)
         i -= 1
     chase[0] = chase[1] = 0xFFFF
+    pinned[0] = pinned[1] = 0xFFFF
     for i in range(first + 1, n + 1):
         mover = side ^ ((n - i + 1) & 1)
         if chase[mover]:
             chase[mover] &= new_chases(&r, plies[i].move)
+            pinned[mover] &= horse_pinned_rooks(&r, mover)
         else:
             replay_make(&r, plies[i].move)
+    if chase[0] and chase[1]:
+        # Both sides chase: chasing a rook that a horse pins against its king is the
+        # graver offence (WXF diagrams 39-41); if only one side does it, that side loses.
+        chase[0] &= pinned[0]
+        chase[1] &= pinned[1]
     if (chase[0] != 0) == (chase[1] != 0):
         return RULING_DRAW
     return RULING_LOSS_CHASE if chase[side] else RULING_WIN_CHASE
