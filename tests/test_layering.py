@@ -18,7 +18,7 @@ import xiangqi
 
 PACKAGE = Path(xiangqi.__file__).parent
 #: What position.py may import at module level: the core and the value modules below it.
-BELOW_POSITION = {"_core", "errors", "fen", "move", "pieces", "squares"}
+BELOW_POSITION = {"_core", "errors", "fen", "move", "pieces", "rules", "squares"}
 ABOVE_POSITION = {"notation", "display", "svg", "pgn"}
 
 

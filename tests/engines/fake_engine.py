@@ -69,7 +69,9 @@ def main() -> None:
             say("readyok")
         elif line.startswith("go"):
             if MODE == "die_in_search":
-                say("info depth 1 score cp 10 pv h2e2")
+                # No pv: whether a last line or the exit reaches the client first is a race,
+                # so the last words must be harmless whichever side the engine plays.
+                say("info depth 1 score cp 10")
                 sys.exit(3)
             if MODE == "hang_search":
                 continue
