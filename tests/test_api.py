@@ -138,8 +138,9 @@ def test_unbuilt_checkout_explains_how_to_build(tmp_path: Path) -> None:
     """python -m xiangqi in a source tree without the compiled core says how to build it."""
     package = Path(xiangqi.__file__).parent
     shutil.copytree(package, tmp_path / "xiangqi", ignore=shutil.ignore_patterns("*.so", "*.pyd"))
+    # -S: no site-packages, so an editable install's import hook cannot find the real tree.
     done = subprocess.run(
-        [sys.executable, "-m", "xiangqi", "perft", "1"],
+        [sys.executable, "-S", "-m", "xiangqi", "perft", "1"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
