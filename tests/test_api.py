@@ -442,3 +442,13 @@ def test_errors_are_value_errors() -> None:
     for error in (InvalidFenError, InvalidMoveError, IllegalMoveError):
         assert issubclass(error, XiangqiError) and issubclass(error, ValueError)
     assert Color(0) is RED
+
+
+def test_iccs_text_may_carry_ascii_blanks_only() -> None:
+    # The ICCS grammar is ASCII; Unicode blanks (no-break, ideographic, line separator)
+    # are not part of it, so they are refused rather than stripped.
+    pos = Position()
+    assert pos.parse_iccs(" h2e2\t") == Move.from_iccs("h2e2")
+    for space in ("\u3000", "\u00a0", "\u2028", "\x1c"):
+        with pytest.raises(InvalidMoveError):
+            pos.parse_iccs(f"h2e2{space}")

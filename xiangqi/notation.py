@@ -127,7 +127,7 @@ def parse_iccs(pos: Position, text: str, style: IccsStyle | None = None) -> Move
         style = "dashed" if "-" in text else "iccs"
     if style not in _ICCS_RE:
         raise ValueError(f"ICCS style must be 'iccs', 'ranks1' or 'dashed', got {style!r}")
-    match = _ICCS_RE[style].fullmatch(text.strip())
+    match = _ICCS_RE[style].fullmatch(text.strip(" \t\r\n"))  # ASCII blanks only
     if match is None:
         raise InvalidMoveError(
             f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {quote(text)}"
