@@ -97,10 +97,9 @@ class LegalMoveView(functools.partial[list[Move]]):
     validator, without generating), or call it: ``pos.legal_moves()`` returns a new
     list as it always has. The view reads the position when used, so it stays current.
 
-    Each Position makes its view once (``pos.legal_moves`` is always the same object
-    until an edit replaces the board). The view is a ``functools.partial`` of the
-    core's generator, so ``pos.legal_moves()`` runs no Python frame: it costs what
-    generate_legal() costs.
+    Each Position makes its view once, on first use, and keeps it: edits reload the
+    same core Board. The view is a ``functools.partial`` of the core's generator, so
+    calling it runs no Python frame.
     """
 
     __slots__ = ()
@@ -149,28 +148,23 @@ class Position:
     thread at a time) but never left half-changed.
     """
 
-    # _legal_moves: the LegalMoveView of _board. Both are set once, by _set_board, when a
-    # Position is made (__init__, copy, unpickling); edits reload the same Board.
+    # _legal_moves: the LegalMoveView of _board, or None until first asked for. Both are
+    # set when a Position is made (_load, copy); edits reload the same Board, so the
+    # view never goes stale.
     __slots__ = ("_board", "_legal_moves")
 
     _board: _core.Board
-    _legal_moves: LegalMoveView
+    _legal_moves: LegalMoveView | None
 
     def __init__(self, fen: str = START_FEN) -> None:
         self._load(fen)
 
     def _load(self, fen: str) -> None:
         parsed = parse_fen(fen)
-        self._set_board(
-            _checked_board(
-                parsed.codes, parsed.side, fen, parsed.halfmove_clock, parsed.fullmove_number
-            )
+        self._board = _checked_board(
+            parsed.codes, parsed.side, fen, parsed.halfmove_clock, parsed.fullmove_number
         )
-
-    def _set_board(self, board: _core.Board) -> None:
-        """Own board (a new Position's), with its legal-move view."""
-        self._board = board
-        self._legal_moves = LegalMoveView(board)
+        self._legal_moves = None  # made on first use (see legal_moves)
 
     @property
     def halfmove_clock(self) -> int:
@@ -240,22 +234,19 @@ class Position:
 
     # -- moves -----------------------------------------------------------------
 
-    if TYPE_CHECKING:
-
-        @property
-        def legal_moves(self) -> LegalMoveView:
-            """The legal moves of the side to move: iterate, ``len()``, ``in``, or call it."""
-    else:
-        legal_moves = property(
-            operator.attrgetter("_legal_moves"),  # C all the way: no Python frame per access
-            doc="""The legal moves of the side to move: iterate, ``len()``, ``in``, or call it.
+    @property
+    def legal_moves(self) -> LegalMoveView:
+        """The legal moves of the side to move: iterate, ``len()``, ``in``, or call it.
 
         ``list(pos.legal_moves)`` and ``move in pos.legal_moves`` work as in
         python-chess, and ``pos.legal_moves()`` still returns a new list of shared
         Move objects (public squares 0..89), as generate_legal() does. The view is made
-        once per Position and reads the position when used.
-        """,
-        )
+        on first use, once per Position, and reads the position when used.
+        """
+        view = self._legal_moves
+        if view is None:
+            view = self._legal_moves = LegalMoveView(self._board)
+        return view
 
     def is_legal(self, move: Move) -> bool:
         """Is move legal here? Checked by the core's single-move validator, not by generation."""
@@ -575,7 +566,8 @@ class Position:
         """An independent copy of the same class; with stack=False it forgets the moves."""
         cls = type(self)
         other = cls.__new__(cls)
-        other._set_board(self._board.copy(stack))
+        other._board = self._board.copy(stack)
+        other._legal_moves = None
         extra = getattr(self, "__dict__", None)
         if extra:
             other.__dict__.update(extra)
