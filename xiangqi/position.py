@@ -45,6 +45,10 @@ _P = TypeVar("_P", bound="Position")
 #: writes larger counters as this, so that every FEN this library writes loads again.
 MAX_COUNTER = 999_999_999
 
+#: MOVES typed for the codes the core returns: those of real moves (from != to), whose
+#: entries are never None. Cast once here, not per call (typing.cast is a Python call).
+_MOVE_OF = cast("list[Move]", MOVES)
+
 
 def _check_move(move: object, method: str) -> Move:
     if not isinstance(move, Move):
@@ -115,7 +119,7 @@ class LegalMoveView(functools.partial[list[Move]]):
         return iter(self())
 
     def __len__(self) -> int:
-        return int(self._board.count_legal())
+        return int(self.func.__self__.count_legal())  # type: ignore[attr-defined]
 
     def __bool__(self) -> bool:
         return len(self) > 0
@@ -302,16 +306,16 @@ class Position:
 
     def pop(self) -> Move:
         """Undo the last pushed move and return it; IndexError if there is none."""
-        return cast(Move, MOVES[self._board.pop()])
+        return _MOVE_OF[self._board.pop()]
 
     def peek(self) -> Move:
         """The last pushed move; IndexError if there is none."""
-        return cast(Move, MOVES[self._board.peek()])
+        return _MOVE_OF[self._board.peek()]
 
     @property
     def move_stack(self) -> list[Move]:
         """The moves pushed and not popped, oldest first (a new list)."""
-        return [cast(Move, MOVES[code]) for code in self._board.moves()]
+        return [_MOVE_OF[code] for code in self._board.moves()]
 
     def _why_illegal(self, move: Move) -> str:
         """Why move is illegal here, in words (the movement rule it breaks, or the check)."""
