@@ -20,7 +20,19 @@ from positions import RANDOM_MIDGAME_FENS
 mids = [xiangqi.Position(f) for f in RANDOM_MIDGAME_FENS]
 pos = xiangqi.Position()
 move = xiangqi.Move.from_iccs("h2e2")
+work = [(p, sorted(p.legal_moves())[0]) for p in mids]  # as benchmarks/game_end.py
 what = sys.argv[3]
+
+
+def pairs(ruled):  # in a function, as timeit runs it: the loop's names are locals
+    for _ in range(200):
+        for p, m in work:
+            p.push(m)
+            if ruled:
+                p.outcome()
+            p.pop()
+
+
 if what == "perft(4)":
     pos.perft(4)
 elif what == "perft(4, bulk=False)":
@@ -31,6 +43,18 @@ elif what == "generate_legal x 10,000":
     for _ in range(200):
         for p in mids:
             xiangqi.generate_legal(p)
+elif what == "pos.legal_moves() x 10,000":
+    for _ in range(200):
+        for p in mids:
+            p.legal_moves()
+elif what == "len(pos.legal_moves) x 10,000":
+    for _ in range(200):
+        for p in mids:
+            len(p.legal_moves)
+elif what == "middlegame push+pop x 10,000":
+    pairs(False)
+elif what == "middlegame push+outcome+pop x 10,000":
+    pairs(True)
 elif what == "push+pop x 20,000":
     for _ in range(20000):
         pos.push(move)
@@ -49,6 +73,8 @@ count() {
 base=$(count setup-only)
 echo "core: $tree"
 for what in "perft(4)" "perft(4, bulk=False)" "divide(4)" "generate_legal x 10,000" \
-    "push+pop x 20,000" "Position(fen) x 2,000" "legal_moves_batch, 20,000 boards"; do
+    "pos.legal_moves() x 10,000" "len(pos.legal_moves) x 10,000" "push+pop x 20,000" \
+    "middlegame push+pop x 10,000" "middlegame push+outcome+pop x 10,000" \
+    "Position(fen) x 2,000" "legal_moves_batch, 20,000 boards"; do
     printf '%-36s %15d instructions\n' "$what" $(($(count "$what") - base))
 done

@@ -50,6 +50,21 @@ def test_side_letters_and_short_forms() -> None:
     assert xiangqi.Position(f"{board} b").turn == xiangqi.BLACK
 
 
+def test_blank_runs_tabs_and_counters_of_any_size_read_as_written() -> None:
+    board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
+    # Single spaces take a fast path; runs of blanks, tabs and line ends the general one.
+    assert xiangqi.Position(f"  {board}\tw \r\n- -  7   12\n").fen() == f"{board} w - - 7 12"
+    assert xiangqi.Position(f"{board} w - - 0 1 ").fen() == xiangqi.START_FEN
+    # Small counters are looked up; large or zero-padded ones are parsed.
+    assert xiangqi.Position(f"{board} b - - 999 1000").fen() == f"{board} b - - 999 1000"
+    assert xiangqi.Position(f"{board} w - - 007 010").fen() == f"{board} w - - 7 10"
+    assert (
+        xiangqi.Position(f"{board} w - - 123456789 987654321")
+        .fen()
+        .endswith(" 123456789 987654321")
+    )
+
+
 def test_e_and_h_letters_are_read_as_elephant_and_horse() -> None:
     fen = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1"
     assert xiangqi.Position(fen).fen() == xiangqi.START_FEN
@@ -69,6 +84,13 @@ BAD = [
         "rank 0 has 10 files",
     ),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/8/RNBAKABNR w - - 0 1", "rank 1 has 8 files"),
+    # Ranks of 8 and 10 files add up to 90 points: each rank is counted, not only the total
+    # (this board once loaded silently as 3k5/9/.../4K4).
+    ("3k5/8/9/9/9/9/9/9/9/4K5 w", "rank 8 has 8 files, expected 9"),
+    ("3k5/9/9/9/9/9/9/9/9/4K5 w", "rank 0 has 10 files, expected 9"),
+    # Fields split by runs of blanks, tabs and line ends read as by single spaces.
+    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR \t w  - - 0", "got 5"),
+    ("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1000000000", "at most 9 digits"),
     (
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1",
         "unknown piece letter 'X'",

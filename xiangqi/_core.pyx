@@ -8,11 +8,11 @@ check every value a caller passes, then call the rooms of ``xiangqi/core/*.pxd``
 """
 
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
+from cpython.object cimport Py_TYPE, PyObject
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport free, malloc, realloc
@@ -46,6 +46,11 @@ import threading
 
 init_tables()
 init_validator_tables()
+
+# outcome()'s default arguments, recognised by identity (ints are immutable, and
+# 3 and 120 are the interpreter's shared small ints, so a caller's 3 is this 3).
+cdef object DEFAULT_REPETITIONS = 3
+cdef object DEFAULT_MOVE_LIMIT = 120
 
 # ---------------------------------------------------------------------------
 # The Python boundary.
@@ -311,8 +316,11 @@ cdef class Board:
     cdef int _outcome(self, object repetitions, object move_limit) except -1:
         cdef int count, limit, overflow = 0
         cdef long long value
-        # Fast path for exact ints in range (this runs after every ply of a game); any
-        # other value goes through check_int, which raises the error.
+        # Fast paths (this runs after every ply of a game): the default arguments
+        # themselves, then exact ints in range; any other value goes through check_int,
+        # which raises the error.
+        if repetitions is DEFAULT_REPETITIONS and move_limit is DEFAULT_MOVE_LIMIT:
+            return outcome_code(&self.st, self.plies, self.nply, 3, 120)
         if type(repetitions) is int and type(move_limit) is int:
             value = PyLong_AsLongLongAndOverflow(repetitions, &overflow)
             if not overflow and 2 <= value <= 1000:
@@ -662,12 +670,23 @@ def legal_moves_batch(list boards not None):
     return memoryview(move_bytes).cast("H"), memoryview(offset_bytes).cast("q")
 
 
-def outcome_method(decode):
+# A type's tp_descr_get slot; the owner type may be NULL, so it is typed PyObject* here.
+ctypedef object (*descr_get_t)(object, object, PyObject*)
+
+
+def outcome_method(decode, board_slot):
     """Build Position.outcome: ask the core for the verdict, return decode(code) or None.
 
     A compiled method, so the call after every ply of a game costs no Python frame.
     decode turns a nonzero code (termination | winner << 4) into an Outcome.
+    board_slot is the descriptor of Position's ``_board`` slot: the method reads the
+    slot through it directly, skipping the attribute lookup by name (the descriptor
+    still checks that self is a Position and that the slot is set).
     """
+    cdef descr_get_t read_slot = <descr_get_t>Py_TYPE(board_slot).tp_descr_get
+    if read_slot == NULL:
+        raise TypeError(f"board_slot must be a descriptor, got {type(board_slot).__name__}")
+
     def outcome(self, repetitions=3, move_limit=120):
         """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
 
@@ -677,7 +696,7 @@ def outcome_method(decode):
         beyond its first ten in that stretch do not count. Bad values raise
         TypeError or ValueError.
         """
-        cdef Board board = self._board
+        cdef Board board = read_slot(board_slot, self, NULL)
         cdef int code = board._outcome(repetitions, move_limit)
         if code == 0:
             return None

@@ -25,8 +25,12 @@ _SIDES = {"w": 0, "r": 0, "b": 1}
 _SPACES = re.compile("[ \t\r\n]+")
 
 # FEN text <-> piece codes (1 + type + 7 * color, 0 empty), via bytes.translate.
-_EXPAND_DIGITS = [(str(n), "." * n) for n in range(1, 10)]
+_EXPAND_DIGITS = [(str(n).encode(), b"." * n) for n in range(1, 10)]
 _NOT_PIECE = re.compile("[^./KABNRCPEHkabnrcpeh]")
+#: The bytes an expanded board field may hold (what _NOT_PIECE does not match).
+_BOARD_BYTES = b"./KABNRCPEHkabnrcpeh"
+#: Counter text "0".."999" to its value: the common counters skip _counter().
+_SMALL_NUMBERS = {str(n): n for n in range(1000)}
 
 
 def _code_of_byte(byte: int) -> int:
@@ -85,7 +89,10 @@ def parse_fen(fen: str) -> ParsedFen:
     """
     if not isinstance(fen, str):
         raise TypeError(f"FEN must be a str, got {type(fen).__name__}")
-    fields = _SPACES.split(fen.strip(" \t\r\n"))
+    # Fast path: fields split by single spaces, as every FEN writer writes them.
+    fields = fen.split(" ")
+    if "" in fields or "\t" in fen or "\n" in fen or "\r" in fen:
+        fields = _SPACES.split(fen.strip(" \t\r\n"))
     if len(fields) not in (2, 4, 6):
         raise _fail(
             f"expected 6 fields (board, side, '-', '-', halfmove clock, move number), "
@@ -95,29 +102,39 @@ def parse_fen(fen: str) -> ParsedFen:
     if len(fields) == 4:
         fields = [fields[0], fields[1], "-", "-", fields[2], fields[3]]
     board, side_text = fields[0], fields[1]
-    ranks = board.split("/")
-    if len(ranks) != 10:
-        raise _fail(f"board has {len(ranks)} ranks, expected 10", fen)
-    expanded = board
+    if board.count("/") != 9:
+        raise _fail(f"board has {board.count('/') + 1} ranks, expected 10", fen)
+    # Expand digits to '.' runs in bytes (cheaper than str); then the board is good when
+    # it is 10 ranks of 9 (slashes every tenth byte) of piece letters and '.' only.
+    raw = board.encode("ascii") if board.isascii() else b""
     for digit, blanks in _EXPAND_DIGITS:
-        expanded = expanded.replace(digit, blanks)
-    if len(expanded) != 99 or _NOT_PIECE.search(expanded):  # 10 ranks of 9 and 9 slashes
+        raw = raw.replace(digit, blanks)
+    if len(raw) != 99 or raw[9::10] != b"/////////" or raw.translate(None, _BOARD_BYTES):
+        expanded = board
+        for digit, blanks in _EXPAND_DIGITS:
+            expanded = expanded.replace(digit.decode(), blanks.decode())
         _explain_board(expanded.split("/"), fen)
+        raise AssertionError(f"board check and _explain_board disagree on {fen!r}")
     # Rank 0 first, so that index = file + 9 * rank.
-    codes = "".join(reversed(expanded.split("/"))).encode("ascii").translate(_CODE_OF_BYTE)
+    codes = b"".join(raw.split(b"/")[::-1]).translate(_CODE_OF_BYTE)
     side = _SIDES.get(side_text)
     if side is None:
         raise _fail(f"side to move must be 'w' (or 'r') or 'b', got {quote(side_text)}", fen)
-    halfmove = fullmove = 0
+    halfmove, fullmove = 0, 1
     if len(fields) == 6:
         for extra in fields[2:4]:
             if extra != "-":
                 raise _fail(
                     f"xiangqi has no castling or en passant; expected '-', got {quote(extra)}", fen
                 )
-        halfmove = _counter(fields[4], "halfmove clock", 0, fen)
-        fullmove = _counter(fields[5], "move number", 1, fen)
-    return ParsedFen(codes, side, halfmove, fullmove or 1)
+        halfmove = _SMALL_NUMBERS.get(fields[4], -1)
+        if halfmove < 0:
+            halfmove = _counter(fields[4], "halfmove clock", 0, fen)
+        fullmove = _SMALL_NUMBERS.get(fields[5], 0)
+        if fullmove < 1:
+            fullmove = _counter(fields[5], "move number", 1, fen)
+    # tuple.__new__ skips the NamedTuple's Python-level __new__ (Position(fen) calls this).
+    return tuple.__new__(ParsedFen, (codes, side, halfmove, fullmove))
 
 
 def board_fen(codes: bytes) -> str:

@@ -6,6 +6,7 @@ xiangqi.squares. This is the only module that talks to xiangqi._core.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -43,6 +44,10 @@ _P = TypeVar("_P", bound="Position")
 #: The largest counter FEN text carries (the parser reads at most nine digits); fen()
 #: writes larger counters as this, so that every FEN this library writes loads again.
 MAX_COUNTER = 999_999_999
+
+#: MOVES typed for the codes the core returns: those of real moves (from != to), whose
+#: entries are never None. Cast once here, not per call (typing.cast is a Python call).
+_MOVE_OF = cast("list[Move]", MOVES)
 
 
 def _check_move(move: object, method: str) -> Move:
@@ -89,33 +94,40 @@ def _checked_board(
     return board
 
 
-class LegalMoveView:
+class LegalMoveView(functools.partial[list[Move]]):
     """The legal moves of a Position, as python-chess's ``board.legal_moves``.
 
     Iterate it, take ``len()``, test ``move in view`` (asked of the core's single-move
     validator, without generating), or call it: ``pos.legal_moves()`` returns a new
     list as it always has. The view reads the position when used, so it stays current.
+
+    Each Position makes its view once, on first use, and keeps it: edits reload the
+    same core Board. The view is a ``functools.partial`` of the core's generator, so
+    calling it runs no Python frame.
     """
 
-    __slots__ = ("_position",)
+    __slots__ = ()
 
-    def __init__(self, position: Position) -> None:
-        self._position = position
+    def __new__(cls, board: _core.Board) -> LegalMoveView:
+        return super().__new__(cls, board.legal_moves, MOVES)
 
-    def __call__(self) -> list[Move]:
-        return self._position._board.legal_moves(MOVES)
+    @property
+    def _board(self) -> _core.Board:
+        return cast(_core.Board, self.func.__self__)  # type: ignore[attr-defined]
 
     def __iter__(self) -> Iterator[Move]:
         return iter(self())
 
     def __len__(self) -> int:
-        return int(self._position._board.count_legal())
+        return int(self.func.__self__.count_legal())  # type: ignore[attr-defined]
 
     def __bool__(self) -> bool:
         return len(self) > 0
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and self._position.is_legal(move)
+        return isinstance(move, Move) and bool(
+            self._board.is_legal(move.from_square, move.to_square)
+        )
 
     def count(self) -> int:
         """Number of legal moves (python-chess's ``legal_moves.count()``)."""
@@ -123,6 +135,9 @@ class LegalMoveView:
 
     def __repr__(self) -> str:
         return f"<LegalMoveView ({', '.join(sorted(str(m) for m in self))})>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError("a LegalMoveView is not picklable; pickle its Position")
 
 
 class Position:
@@ -137,9 +152,13 @@ class Position:
     thread at a time) but never left half-changed.
     """
 
-    __slots__ = ("_board",)
+    # _legal_moves: the LegalMoveView of _board, or None until first asked for. Both are
+    # set when a Position is made (_load, copy); edits reload the same Board, so the
+    # view never goes stale.
+    __slots__ = ("_board", "_legal_moves")
 
     _board: _core.Board
+    _legal_moves: LegalMoveView | None
 
     def __init__(self, fen: str = START_FEN) -> None:
         self._load(fen)
@@ -149,6 +168,7 @@ class Position:
         self._board = _checked_board(
             parsed.codes, parsed.side, fen, parsed.halfmove_clock, parsed.fullmove_number
         )
+        self._legal_moves = None  # made on first use (see legal_moves)
 
     @property
     def halfmove_clock(self) -> int:
@@ -224,9 +244,13 @@ class Position:
 
         ``list(pos.legal_moves)`` and ``move in pos.legal_moves`` work as in
         python-chess, and ``pos.legal_moves()`` still returns a new list of shared
-        Move objects (public squares 0..89), as generate_legal() does.
+        Move objects (public squares 0..89), as generate_legal() does. The view is made
+        on first use, once per Position, and reads the position when used.
         """
-        return LegalMoveView(self)
+        view = self._legal_moves
+        if view is None:
+            view = self._legal_moves = LegalMoveView(self._board)
+        return view
 
     def is_legal(self, move: Move) -> bool:
         """Is move legal here? Checked by the core's single-move validator, not by generation."""
@@ -282,16 +306,16 @@ class Position:
 
     def pop(self) -> Move:
         """Undo the last pushed move and return it; IndexError if there is none."""
-        return cast(Move, MOVES[self._board.pop()])
+        return _MOVE_OF[self._board.pop()]
 
     def peek(self) -> Move:
         """The last pushed move; IndexError if there is none."""
-        return cast(Move, MOVES[self._board.peek()])
+        return _MOVE_OF[self._board.peek()]
 
     @property
     def move_stack(self) -> list[Move]:
         """The moves pushed and not popped, oldest first (a new list)."""
-        return [cast(Move, MOVES[code]) for code in self._board.moves()]
+        return [_MOVE_OF[code] for code in self._board.moves()]
 
     def _why_illegal(self, move: Move) -> str:
         """Why move is illegal here, in words (the movement rule it breaks, or the check)."""
@@ -343,9 +367,6 @@ class Position:
             beyond its first ten in that stretch do not count. Bad values raise
             TypeError or ValueError.
             """
-    else:
-        # The same, compiled: no Python frame in the call made after every ply.
-        outcome = _core.outcome_method(_outcome_of_code)
 
     def is_repetition(self, count: int = 3) -> bool:
         """Has the current position occurred at least count times (since the last capture)?"""
@@ -446,7 +467,11 @@ class Position:
         """Load codes and side after the FEN checks; on refusal change nothing."""
         codes = bytes(codes)
         fen = f"{board_fen(codes)} {'wb'[side]}"
-        self._board = _checked_board(codes, side, fen, self.halfmove_clock, self.fullmove_number)
+        counters = self.halfmove_clock, self.fullmove_number
+        _checked_board(codes, side, fen, *counters)  # raises before anything changes
+        # Reload this Position's own board (the checks above passed on a scratch board,
+        # so this one core call cannot fail): pos.legal_moves stays bound to it.
+        self._board.load(codes, side, *counters)
 
     def set_piece_at(self, square: int, piece: Piece | None) -> None:
         """Put piece on square (0..89), or empty it for None.
@@ -546,6 +571,7 @@ class Position:
         cls = type(self)
         other = cls.__new__(cls)
         other._board = self._board.copy(stack)
+        other._legal_moves = None
         extra = getattr(self, "__dict__", None)
         if extra:
             other.__dict__.update(extra)
@@ -634,6 +660,12 @@ class Position:
         from .svg import board
 
         return board(self, lastmove=self.peek() if self._board.ply else None)
+
+
+if not TYPE_CHECKING:
+    # Position.outcome, compiled: no Python frame in the call made after every ply, and
+    # the _board slot read through its descriptor (made with the class, hence set here).
+    Position.outcome = _core.outcome_method(_outcome_of_code, Position.__dict__["_board"])
 
 
 def _movement_reason(board: dict[int, Piece], piece: Piece, frm: int, to: int) -> str:
