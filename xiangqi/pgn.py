@@ -1116,6 +1116,9 @@ def _source_for(handle: object) -> _Source:
 
 _TAG_START = re.compile(r'[ \t\ufeff]*\[[ \t]*[A-Za-z0-9_]+[ \t]+"')
 _TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\]')
+# A tag whose value holds unescaped quotes, read as python-chess does: the value runs to the
+# last quote before the closing bracket that ends the line ('[Event "1999年"中視股份杯"..."]').
+_LOOSE_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]+"(.*)"[ \t]*\][ \t]*$')
 _FULLWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
 _FULLWIDTH[0x3000] = 0x20
 _TOKEN = re.compile(
@@ -1198,9 +1201,14 @@ class _GameReader:
         line = line.lstrip("\ufeff")
         while True:
             match = _TAG.match(line, pos)
-            if match is None:
-                break
-            name, value = match.group(1), _unescape_tag(match.group(2))
+            if match is not None:
+                value = _unescape_tag(match.group(2))
+            else:
+                match = _LOOSE_TAG.match(line, pos)
+                if match is None:
+                    break
+                value = match.group(2)
+            name = match.group(1)
             if name in self.seen_tags:
                 return None if pos == 0 else line[pos:]
             self.seen_tags.add(name)

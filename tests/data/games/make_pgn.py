@@ -1,23 +1,25 @@
-"""Build the three PGN files of this folder from games_uci.txt (see ../README.md).
+"""Build the three PGN files of a collection folder from its games_uci.txt (see README.md).
 
-games_uci.txt holds the games as transcribed from the source: id|event|Red|Black|ICCS moves.
-  wukong_iccs.pgn     the moves as they are (ICCS), formatted here without the library
-  wukong_wxf.pgn      WXF text written by Fairy-Stockfish (pyffish), an independent writer
-  wukong_chinese.pgn  Chinese text written by xiangqi.pgn (checked in tests/test_pgn_data.py
-                      against a transliteration of Fairy-Stockfish's WXF)
-Run from the repository root: python tests/data/games/wukong/make_pgn.py
+DIR/games_uci.txt holds the games as transcribed or generated: id|event|Red|Black|ICCS moves.
+  DIR/NAME_iccs.pgn     the moves as they are (ICCS), formatted here without the library
+  DIR/NAME_wxf.pgn      WXF text written by Fairy-Stockfish (pyffish), an independent writer
+  DIR/NAME_chinese.pgn  Chinese text written by xiangqi.pgn (checked in tests/test_pgn_data.py
+                        against a transliteration of Fairy-Stockfish's WXF)
+where NAME is the folder's name. Run from the repository root, once per folder:
+    python tests/data/games/make_pgn.py tests/data/games/wukong
+    python tests/data/games/make_pgn.py tests/data/games/wukong_more
+    python tests/data/games/make_pgn.py tests/data/games/generated
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-HERE = Path(__file__).parent
 
-
-def games() -> list[tuple[str, str, str, str, list[str]]]:
+def games(folder: Path) -> list[tuple[str, str, str, str, list[str]]]:
     rows = []
-    for line in (HERE / "games_uci.txt").read_text(encoding="utf-8").splitlines():
+    for line in (folder / "games_uci.txt").read_text(encoding="utf-8").splitlines():
         number, event, red, black, moves = line.split("|")
         rows.append((number, event, red, black, moves.split()))
     return rows
@@ -48,7 +50,7 @@ def movetext(words: list[str]) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def main() -> None:
+def main(folder: Path) -> None:
     import pyffish
 
     from xiangqi import Move
@@ -56,7 +58,7 @@ def main() -> None:
 
     iccs, wxf, chinese = [], [], []
     start = pyffish.start_fen("xiangqi")
-    for number, event, red, black, moves in games():
+    for number, event, red, black, moves in games(folder):
         iccs.append(tags(number, event, red, black, "ICCS") + movetext(moves))
         ranks1 = [f"{m[0]}{int(m[1]) + 1}{m[2]}{int(m[3]) + 1}" for m in moves]
         notation = pyffish.NOTATION_XIANGQI_WXF
@@ -67,8 +69,8 @@ def main() -> None:
             game.add_move(Move.from_iccs(m))
         chinese.append(game.to_pgn("Chinese", 79) + "\n")
     for name, texts in (("iccs", iccs), ("wxf", wxf), ("chinese", chinese)):
-        (HERE / f"wukong_{name}.pgn").write_text("".join(texts), encoding="utf-8")
+        (folder / f"{folder.name}_{name}.pgn").write_text("".join(texts), encoding="utf-8")
 
 
 if __name__ == "__main__":
-    main()
+    main(Path(sys.argv[1]))
