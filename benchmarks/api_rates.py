@@ -3,8 +3,9 @@
     python benchmarks/api_rates.py
 
 generate_legal on the start position and on the 50 fixed middlegames of
-benchmarks/positions.py, push/pop pairs, is_check, Position(fen), fen(), and
-legal_moves_batch over 100,000 Position objects and over 10,000 FEN strings.
+benchmarks/positions.py, pos.legal_moves() on the same middlegames, push/pop pairs,
+is_check, Position(fen), fen(), and legal_moves_batch over 100,000 Position objects
+and over 10,000 FEN strings.
 """
 
 from __future__ import annotations
@@ -41,6 +42,14 @@ def main() -> None:
             "calls/s",
             "for q in m: g(q)",
             {"g": gen, "m": mids},
+            4_000,
+            50,
+        ),
+        (
+            "pos.legal_moves(), 50 middlegames",
+            "calls/s",
+            "for q in m: q.legal_moves()",
+            {"m": mids},
             4_000,
             50,
         ),

@@ -52,6 +52,22 @@ def test_legal_moves_is_a_view_and_still_callable() -> None:
     assert "h9g7" in repr(view)
 
 
+def test_legal_moves_view_follows_edits_and_copies() -> None:
+    pos = Position()
+    view = pos.legal_moves
+    assert pos.legal_moves is view  # one view per Position, not one per access
+    other = pos.copy()
+    pos.clear()  # kings e0 and d9: Red's king may go to e1 or f0; d0 would face d9
+    assert sorted(map(str, view)) == ["e0e1", "e0f0"] and len(view) == 2
+    assert pos.legal_moves is view
+    assert len(other.legal_moves) == 44 and other.legal_moves is not view  # the copy's own
+    pos.set_piece_at(xiangqi.parse_square("a0"), xiangqi.Piece.from_symbol("R"))
+    # the rook: b0, c0, d0 along rank 0 (its own king on e0 stops it), a1..a9 up its file
+    assert Move.from_iccs("a0a9") in view and len(view) == 2 + 3 + 9
+    with pytest.raises(AttributeError):
+        pos.legal_moves = view  # type: ignore[misc]
+
+
 def test_legal_moves_of_a_lost_position_is_empty_and_falsy() -> None:
     pos = Position("3k5/4R4/3R5/9/9/9/9/9/9/5K3 b - - 0 1")  # checkmated (rook d7, rook e8)
     assert not pos.legal_moves and list(pos.legal_moves) == [] and pos.is_checkmate()
