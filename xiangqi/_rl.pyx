@@ -38,6 +38,7 @@ from xiangqi.core.rl cimport (
     init_rl_tables,
     judge_end,
     legal_actions,
+    mark_legal_actions,
     splitmix_next,
     write_counter_planes,
     move_piece_planes,
@@ -332,16 +333,15 @@ cdef class VectorCore:
         for i in range(self.num_envs):
             self.rng[i] = splitmix_next(&state) | 1     # xorshift needs a nonzero state
 
-    cdef int refresh_legal(self, int i) noexcept nogil:
-        # Clear game i's old mask entries, then list and mark its legal actions.
+    cdef int refresh_legal(self, int i, bint* checked) noexcept nogil:
+        # Clear game i's old mask entries, then list and mark its legal actions; *checked
+        # gets whether its side to move is in check.
         cdef short* legal = self.legal + i * MAX_MOVES
         cdef unsigned char* mask = &self.mask[i, 0]
         cdef int j, n
         for j in range(self.legal_count[i]):
             mask[legal[j]] = 0
-        n = legal_actions(&self.states[i], legal)
-        for j in range(n):
-            mask[legal[j]] = 1
+        n = mark_legal_actions(&self.states[i], legal, mask, checked)
         self.legal_count[i] = n
         return n
 
@@ -354,12 +354,13 @@ cdef class VectorCore:
         write_counter_planes(out, self.occurrences[i] - 1, <int>min(now.clock, 255))
 
     cdef void reset_one(self, int i) noexcept nogil:
+        cdef bint checked
         self.states[i] = self.start
         self.history[<size_t>i * (self.max_plies + 1)] = self.start_ply
         self.keys[<size_t>i * (self.max_plies + 1)] = self.start_ply.key
         self.plies[i] = 0
         self.occurrences[i] = 1
-        self.refresh_legal(i)
+        self.refresh_legal(i, &checked)
         self.write_planes(i)
 
     cdef void step_one(self, int i, int a) noexcept nogil:
@@ -367,20 +368,21 @@ cdef class VectorCore:
         cdef BoardState* b = &self.states[i]
         cdef PlyRecord* history = self.history + <size_t>i * (self.max_plies + 1)
         cdef unsigned long long* keys = self.keys + <size_t>i * (self.max_plies + 1)
-        cdef int mv = action_to_move(a, b.side), verdict, cap, n = self.plies[i]
+        cdef int mv = action_to_move(a, b.side), verdict, cap, legal_count, n = self.plies[i]
         cdef int pc = b.squares[mv & 255]
+        cdef bint checked
         cap = make_move(b, mv)
         keys[n + 1] = move_key(keys[n], pc, mv & 255, mv >> 8, cap)
         history[n + 1].key = keys[n + 1]
         history[n + 1].move = mv
         history[n + 1].captured = cap
         history[n + 1].clock = 0 if cap else history[n].clock + 1
-        history[n + 1].check = in_check(b, b.side)
         n += 1
         self.plies[i] = n
         self.occurrences[i] = occurrences(keys, n, history[n].clock)
-        verdict = judge_end(b, history, n, self.refresh_legal(i), self.occurrences[i],
-                            self.max_plies)
+        legal_count = self.refresh_legal(i, &checked)
+        history[n].check = checked     # the generator's in_check(b, b.side)
+        verdict = judge_end(b, history, n, legal_count, self.occurrences[i], self.max_plies)
         self.rewards[i] = (1.0 if verdict == MOVER_WINS else
                            -1.0 if verdict == MOVER_LOSES else 0.0)
         self.terminations[i] = verdict != ONGOING and verdict != TRUNCATED
