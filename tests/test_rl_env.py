@@ -4,6 +4,7 @@ PettingZoo AEC environment against PettingZoo's own api_test and seed_test."""
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -98,6 +99,38 @@ def test_vector_env_matches_a_position_replay(fen, max_plies, steps):
         assert seen["mate"] and seen["draw"]  # both game ends were exercised
     else:
         assert seen["truncated"]
+
+
+def pyffish_legal_iccs(fen: str) -> list[str]:
+    """Fairy-Stockfish's legal moves of fen as ICCS (its ranks run 1..10, ours 0..9)."""
+    import pyffish
+
+    return sorted(
+        "".join(f"{file}{int(rank) - 1}" for file, rank in re.findall(r"([a-i])(\d+)", move))
+        for move in pyffish.legal_moves("xiangqi", fen, [])
+    )
+
+
+@pytest.mark.parametrize("fen", [rl.vector.START_FEN, ENDGAME])
+def test_vector_env_masks_in_check_match_fairy_stockfish(fen):
+    # In check the step filters evasions its own way (core/rl.pxd mark_legal_actions);
+    # every in-check position of these random games is compared with pyffish.
+    pytest.importorskip("pyffish")
+    env = rl.VectorEnv(32, max_plies=200, seed=7, fen=fen)
+    _, masks = env.reset()
+    compared = 0
+    for _ in range(150):
+        _, masks, *_ = env.step(env.sample_legal())
+        for i in range(env.num_envs):
+            pos = env.position(i)
+            if not pos.is_check():
+                continue
+            ours = sorted(
+                str(rl.action_to_move(int(a), pos.turn)) for a in np.flatnonzero(masks[i])
+            )
+            assert ours == pyffish_legal_iccs(env.fen(i)), env.fen(i)
+            compared += 1
+    assert compared >= 50  # enough positions in check were seen
 
 
 def test_finished_game_resets_with_the_finished_games_reward():

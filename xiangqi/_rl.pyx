@@ -38,6 +38,7 @@ from xiangqi.core.rl cimport (
     init_rl_tables,
     judge_end,
     legal_actions,
+    mark_legal_actions,
     splitmix_next,
     write_counter_planes,
     move_piece_planes,
@@ -203,17 +204,22 @@ def move_key_check(Board board not None):
     return out
 
 
-cdef inline int occurrences(const unsigned long long* keys, int n, long long clock) noexcept nogil:
-    # rules.pxd's count_occurrences over packed keys: how often keys[n] occurs among
-    # keys[n - clock .. n] at even distance (itself included; 2 plies back cannot match).
-    cdef unsigned long long key = keys[n]
-    cdef long long stop = n - clock
-    cdef int i = n - 4, seen = 1
-    if stop < 0:
-        stop = 0
-    while i >= stop:
-        seen += keys[i] == key
-        i -= 2
+cdef inline int occurrences(const PlyRecord* plies, const unsigned int* tags, int lane,
+                            int n) noexcept nogil:
+    # rules.pxd's count_occurrences(plies, n): how often plies[n].key occurs among plies
+    # n - clock .. n at even distance (itself included; 2 plies back cannot match).
+    # tags holds the low 32 bits of each ply's key in two lanes by ply parity (ply j at
+    # tags[(j & 1) * lane + j // 2]), so the scan reads 4 contiguous bytes a candidate,
+    # and only a matching tag costs a look at the full key.
+    cdef unsigned long long key = plies[n].key
+    cdef unsigned int tag = <unsigned int>key
+    cdef long long back = plies[n].clock if plies[n].clock < n else n
+    cdef const unsigned int* same = tags + (n & 1) * lane
+    cdef int top = n >> 1, j = top - 2, stop = top - <int>(back >> 1), seen = 1
+    while j >= stop:
+        if same[j] == tag and plies[2 * j + (n & 1)].key == key:
+            seen += 1
+        j -= 1
     return seen
 
 
@@ -242,8 +248,10 @@ cdef class VectorCore:
     cdef PlyRecord* history     # [i * (max_plies + 1) + j]: game i's history, as Board's
     cdef PlyRecord start_ply    # history entry of the start position
     cdef int* occurrences       # count_occurrences of each game's current position
-    # The keys of history, packed: the occurrence scan reads 8 bytes a ply, not 32.
-    cdef unsigned long long* keys
+    # The low 32 bits of history's keys, per game two lanes of `lane` entries by ply
+    # parity (see occurrences()): the scan reads 4 bytes a candidate, not 32.
+    cdef unsigned int* tags
+    cdef int lane
     cdef unsigned long long* rng    # one random stream per environment
     cdef short* legal           # [i * MAX_MOVES + j]: legal actions of game i
     cdef int* legal_count
@@ -260,7 +268,7 @@ cdef class VectorCore:
         self.plies = NULL
         self.history = NULL
         self.occurrences = NULL
-        self.keys = NULL
+        self.tags = NULL
         self.rng = NULL
         self.legal = NULL
         self.legal_count = NULL
@@ -297,15 +305,15 @@ cdef class VectorCore:
         self.plies = <int*>malloc(sizeof(int) * num_envs)
         self.history = <PlyRecord*>malloc(sizeof(PlyRecord) * num_envs * (<size_t>max_plies + 1))
         self.occurrences = <int*>malloc(sizeof(int) * num_envs)
-        self.keys = <unsigned long long*>malloc(
-            sizeof(unsigned long long) * num_envs * (<size_t>max_plies + 1))
+        self.lane = max_plies // 2 + 1
+        self.tags = <unsigned int*>malloc(sizeof(unsigned int) * num_envs * 2 * <size_t>self.lane)
         self.rng = <unsigned long long*>malloc(sizeof(unsigned long long) * num_envs)
         self.legal = <short*>malloc(sizeof(short) * num_envs * MAX_MOVES)
         self.legal_count = <int*>calloc_ints(num_envs)
         self.placed = <unsigned short*>malloc(sizeof(unsigned short) * 32 * num_envs)
         self.placed_count = <int*>calloc_ints(num_envs)
         if (self.states == NULL or self.plies == NULL or self.history == NULL
-                or self.occurrences == NULL or self.keys == NULL
+                or self.occurrences == NULL or self.tags == NULL
                 or self.rng == NULL
                 or self.legal == NULL or self.legal_count == NULL or self.placed == NULL
                 or self.placed_count == NULL):
@@ -318,7 +326,7 @@ cdef class VectorCore:
         free(self.plies)
         free(self.history)
         free(self.occurrences)
-        free(self.keys)
+        free(self.tags)
         free(self.rng)
         free(self.legal)
         free(self.legal_count)
@@ -332,16 +340,15 @@ cdef class VectorCore:
         for i in range(self.num_envs):
             self.rng[i] = splitmix_next(&state) | 1     # xorshift needs a nonzero state
 
-    cdef int refresh_legal(self, int i) noexcept nogil:
-        # Clear game i's old mask entries, then list and mark its legal actions.
+    cdef int refresh_legal(self, int i, bint* checked) noexcept nogil:
+        # Clear game i's old mask entries, then list and mark its legal actions; *checked
+        # gets whether its side to move is in check.
         cdef short* legal = self.legal + i * MAX_MOVES
         cdef unsigned char* mask = &self.mask[i, 0]
         cdef int j, n
         for j in range(self.legal_count[i]):
             mask[legal[j]] = 0
-        n = legal_actions(&self.states[i], legal)
-        for j in range(n):
-            mask[legal[j]] = 1
+        n = mark_legal_actions(&self.states[i], legal, mask, checked)
         self.legal_count[i] = n
         return n
 
@@ -354,33 +361,35 @@ cdef class VectorCore:
         write_counter_planes(out, self.occurrences[i] - 1, <int>min(now.clock, 255))
 
     cdef void reset_one(self, int i) noexcept nogil:
+        cdef bint checked
         self.states[i] = self.start
         self.history[<size_t>i * (self.max_plies + 1)] = self.start_ply
-        self.keys[<size_t>i * (self.max_plies + 1)] = self.start_ply.key
+        self.tags[<size_t>i * 2 * self.lane] = <unsigned int>self.start_ply.key
         self.plies[i] = 0
         self.occurrences[i] = 1
-        self.refresh_legal(i)
+        self.refresh_legal(i, &checked)
         self.write_planes(i)
 
     cdef void step_one(self, int i, int a) noexcept nogil:
         # Play action a in game i, extend its history as Board.push does, judge the end.
         cdef BoardState* b = &self.states[i]
         cdef PlyRecord* history = self.history + <size_t>i * (self.max_plies + 1)
-        cdef unsigned long long* keys = self.keys + <size_t>i * (self.max_plies + 1)
-        cdef int mv = action_to_move(a, b.side), verdict, cap, n = self.plies[i]
+        cdef unsigned int* tags = self.tags + <size_t>i * 2 * self.lane
+        cdef int mv = action_to_move(a, b.side), verdict, cap, legal_count, n = self.plies[i]
         cdef int pc = b.squares[mv & 255]
+        cdef bint checked
         cap = make_move(b, mv)
-        keys[n + 1] = move_key(keys[n], pc, mv & 255, mv >> 8, cap)
-        history[n + 1].key = keys[n + 1]
+        history[n + 1].key = move_key(history[n].key, pc, mv & 255, mv >> 8, cap)
+        tags[((n + 1) & 1) * self.lane + ((n + 1) >> 1)] = <unsigned int>history[n + 1].key
         history[n + 1].move = mv
         history[n + 1].captured = cap
         history[n + 1].clock = 0 if cap else history[n].clock + 1
-        history[n + 1].check = in_check(b, b.side)
         n += 1
         self.plies[i] = n
-        self.occurrences[i] = occurrences(keys, n, history[n].clock)
-        verdict = judge_end(b, history, n, self.refresh_legal(i), self.occurrences[i],
-                            self.max_plies)
+        self.occurrences[i] = occurrences(history, tags, self.lane, n)
+        legal_count = self.refresh_legal(i, &checked)
+        history[n].check = checked     # the generator's in_check(b, b.side)
+        verdict = judge_end(b, history, n, legal_count, self.occurrences[i], self.max_plies)
         self.rewards[i] = (1.0 if verdict == MOVER_WINS else
                            -1.0 if verdict == MOVER_LOSES else 0.0)
         self.terminations[i] = verdict != ONGOING and verdict != TRUNCATED

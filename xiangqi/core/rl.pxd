@@ -31,7 +31,12 @@
 
 from libc.string cimport memset
 
-from xiangqi.core.movegen cimport generate_legal_moves
+from xiangqi.core.movegen cimport (
+    generate_legal_moves,
+    generate_pseudo,
+    is_legal_pseudo,
+    mark_threats,
+)
 from xiangqi.core.rules cimport (
     RULING_DRAW,
     RULING_LOSS_CHASE,
@@ -44,6 +49,7 @@ from xiangqi.core.rules cimport (
     move_rule_reached,
 )
 from xiangqi.core.state cimport MAX_MOVES, BoardState
+from xiangqi.core.tables cimport HORSE_CHECK_LEGS, HORSE_STEPS
 
 
 cdef enum:
@@ -207,6 +213,55 @@ cdef inline int legal_actions(BoardState* b, short* actions) noexcept nogil:
     for i in range(n):
         actions[i] = move_to_action(moves[i], b.side)
     return n
+
+
+cdef inline int mark_legal_actions(BoardState* b, short* actions, unsigned char* mask,
+                                   bint* checked) noexcept nogil:
+    # The VectorEnv's step: legal_actions, each action also set to 1 in mask (cleared by
+    # the caller), and *checked = is the mover in check. This is movegen.pxd's
+    # legal_filter with the action lookup and mask write folded into its loop; the check
+    # is mark_threats' answer, which spares the step a separate in_check.
+    cdef int moves[MAX_MOVES]
+    cdef unsigned char hot[256]
+    cdef const unsigned char* view = VIEW_OF[b.side]
+    cdef int n = generate_pseudo(b, moves), k = b.piece_square[16 + 16 * b.side]
+    cdef int i, kept = 0, mv, a
+    cdef bint check
+    checked[0] = 0
+    if not k:
+        return 0    # no king: never in a VectorEnv (its start position passed Position)
+    check = mark_threats(b, k, hot)
+    checked[0] = check
+    if check:
+        # In check, hot now means the opposite: a move that starts and ends off the
+        # squares every checker's attack runs through (the king's rank and file, where
+        # pawns, rooks, cannons, the facing king and their screens stand, and the horse
+        # squares and their legs) leaves every check standing, so it is illegal without
+        # a test; the rest get is_legal_pseudo's full in_check.
+        memset(hot, 0, 256)
+        for i in range(3, 12):
+            hot[(k & 0xF0) | i] = 1
+        for i in range(3, 13):
+            hot[(i << 4) | (k & 15)] = 1
+        for i in range(8):
+            hot[k - HORSE_STEPS[i]] = 1
+            hot[k + HORSE_CHECK_LEGS[i]] = 1
+        for i in range(n):
+            mv = moves[i]
+            if (hot[mv & 255] | hot[mv >> 8]) and is_legal_pseudo(b, mv, k, 1):
+                a = ACTION_OF[view[mv & 255] * 90 + view[mv >> 8]]
+                actions[kept] = <short>a
+                mask[a] = 1
+                kept += 1
+        return kept
+    for i in range(n):
+        mv = moves[i]
+        if not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, 0):
+            a = ACTION_OF[view[mv & 255] * 90 + view[mv >> 8]]
+            actions[kept] = <short>a
+            mask[a] = 1
+            kept += 1
+    return kept
 
 
 cdef inline int judge_end(BoardState* b, const PlyRecord* plies, int n, int legal_count,
