@@ -113,8 +113,8 @@ def pyffish_legal_iccs(fen: str) -> list[str]:
 
 @pytest.mark.parametrize("fen", [rl.vector.START_FEN, ENDGAME])
 def test_vector_env_masks_in_check_match_fairy_stockfish(fen):
-    # In check the step filters evasions its own way (core/rl.pxd mark_legal_actions);
-    # every in-check position of these random games is compared with pyffish.
+    # The step lists legal actions in its own loop (core/rl.pxd mark_legal_actions), whose
+    # check answers are the hardest case; every in-check position here is compared.
     pytest.importorskip("pyffish")
     env = rl.VectorEnv(32, max_plies=200, seed=7, fen=fen)
     _, masks = env.reset()

@@ -49,7 +49,6 @@ from xiangqi.core.rules cimport (
     move_rule_reached,
 )
 from xiangqi.core.state cimport MAX_MOVES, BoardState
-from xiangqi.core.tables cimport HORSE_CHECK_LEGS, HORSE_STEPS
 
 
 cdef enum:
@@ -232,31 +231,9 @@ cdef inline int mark_legal_actions(BoardState* b, short* actions, unsigned char*
         return 0    # no king: never in a VectorEnv (its start position passed Position)
     check = mark_threats(b, k, hot)
     checked[0] = check
-    if check:
-        # In check, hot now means the opposite: a move that starts and ends off the
-        # squares every checker's attack runs through (the king's rank and file, where
-        # pawns, rooks, cannons, the facing king and their screens stand, and the horse
-        # squares and their legs) leaves every check standing, so it is illegal without
-        # a test; the rest get is_legal_pseudo's full in_check.
-        memset(hot, 0, 256)
-        for i in range(3, 12):
-            hot[(k & 0xF0) | i] = 1
-        for i in range(3, 13):
-            hot[(i << 4) | (k & 15)] = 1
-        for i in range(8):
-            hot[k - HORSE_STEPS[i]] = 1
-            hot[k + HORSE_CHECK_LEGS[i]] = 1
-        for i in range(n):
-            mv = moves[i]
-            if (hot[mv & 255] | hot[mv >> 8]) and is_legal_pseudo(b, mv, k, 1):
-                a = ACTION_OF[view[mv & 255] * 90 + view[mv >> 8]]
-                actions[kept] = <short>a
-                mask[a] = 1
-                kept += 1
-        return kept
     for i in range(n):
         mv = moves[i]
-        if not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, 0):
+        if not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, check):
             a = ACTION_OF[view[mv & 255] * 90 + view[mv >> 8]]
             actions[kept] = <short>a
             mask[a] = 1
