@@ -37,7 +37,7 @@ from xiangqi.core.validator cimport (
     EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, init_validator_tables, legal_move_ee,
 )
 from xiangqi.core.rules cimport (
-    PlyRecord, ReplayBoard, chased_now, count_occurrences, judge_repetition, outcome_code,
+    PlyRecord, chased_now, count_occurrences, judge_repetition, outcome_code,
     replay_load,
 )
 from xiangqi.core.zobrist cimport key_after_move, key_from_scratch
@@ -335,13 +335,13 @@ cdef class Board:
 
     def chased(self, object side):
         """Public squares of the pieces `side` chases now (diagnostic; see core/rules.pxd)."""
-        cdef ReplayBoard r
+        cdef BoardState r
         cdef int chaser = check_int(side, "side (0 Red, 1 Black)", 0, 1)
         cdef unsigned int mask
         cdef int slot
         replay_load(&r, self.st.squares)
         mask = chased_now(&r, chaser)
-        return sorted(PUBLIC_OF[r.where[32 - 16 * chaser + slot]]
+        return sorted(PUBLIC_OF[r.piece_square[32 - 16 * chaser + slot]]
                       for slot in range(16) if mask & (1u << slot))
 
     def ruling(self, object repetitions):

@@ -109,12 +109,6 @@ cdef enum:
     CHECKS_COUNTED = 10     # checks per side that count towards the move rule
 
 
-# A private board for replaying the cycle: squares and the piece list.
-cdef struct ReplayBoard:
-    unsigned char sq[256]
-    unsigned char where[48]
-
-
 cdef inline int type_of_slot(int slot) noexcept nogil:
     # slot 0 king, 1-2 advisor, 3-4 elephant, 5-6 horse, 7-8 rook, 9-10 cannon, 11-15 pawn
     return 6 if slot >= 11 else (slot + 1) >> 1
@@ -170,113 +164,94 @@ cdef inline bint reaches(const unsigned char* b, int frm, int to) noexcept nogil
     return between == (1 if b[to] else 0)
 
 
-cdef inline void replay_load(ReplayBoard* r, const unsigned char* squares) noexcept nogil:
+cdef inline void replay_load(BoardState* r, const unsigned char* squares) noexcept nogil:
+    # A private board for replaying a cycle: the squares, the piece list rebuilt from them.
+    # Its side is never read (the judge passes sides explicitly); make/unmake keep it paired.
     cdef int sq, pc
-    memset(r.where, 0, 48)
+    memset(r, 0, sizeof(BoardState))
     for sq in range(256):
         pc = squares[sq]
-        r.sq[sq] = pc
-        if pc and pc != 0xFF:
-            r.where[pc] = sq
+        r.squares[sq] = pc
+        if pc and pc != OFF_BOARD:
+            r.piece_square[pc] = sq
 
 
-cdef inline int replay_make(ReplayBoard* r, int mv) noexcept nogil:
-    cdef int frm = mv & 255, to = mv >> 8
-    cdef int pc = r.sq[frm], cap = r.sq[to]
-    r.where[pc] = to
-    if cap:
-        r.where[cap] = 0
-    r.sq[to] = pc
-    r.sq[frm] = 0
-    return cap
-
-
-cdef inline void replay_unmake(ReplayBoard* r, int mv, int cap) noexcept nogil:
-    cdef int frm = mv & 255, to = mv >> 8
-    cdef int pc = r.sq[to]
-    r.sq[frm] = pc
-    r.sq[to] = cap
-    r.where[pc] = frm
-    if cap:
-        r.where[cap] = to
-
-
-cdef inline bint king_attacked(const ReplayBoard* r, int side) noexcept nogil:
+cdef inline bint king_attacked(const BoardState* r, int side) noexcept nogil:
     # Is side's king attacked by any enemy piece, or facing the enemy king?
-    cdef int k = r.where[16 + 16 * side], enemy = 32 - 16 * side
+    cdef int k = r.piece_square[16 + 16 * side], enemy = 32 - 16 * side
     cdef int i, s, ek
     if not k:
         return 0
     for i in range(1, 16):
-        s = r.where[enemy + i]
-        if s and reaches(r.sq, s, k):
+        s = r.piece_square[enemy + i]
+        if s and reaches(r.squares, s, k):
             return 1
-    ek = r.where[enemy]
+    ek = r.piece_square[enemy]
     if ek and ((ek ^ k) & 15) == 0:
         s = k + (16 if ek > k else -16)
-        while s != ek and r.sq[s] == 0:
+        while s != ek and r.squares[s] == 0:
             s += 16 if ek > k else -16
         return s == ek
     return 0
 
 
-cdef inline bint capture_legal(ReplayBoard* r, int frm, int to) noexcept nogil:
+cdef inline bint capture_legal(BoardState* r, int frm, int to) noexcept nogil:
     # May the piece on frm legally take the piece on to (its own king safe afterwards)?
-    cdef int mover = r.sq[frm] >> 5, cap
+    cdef int mover = r.squares[frm] >> 5, cap
     cdef bint ok
-    if not reaches(r.sq, frm, to):
+    if not reaches(r.squares, frm, to):
         return 0
-    cap = replay_make(r, frm | (to << 8))
+    cap = make_move(r, frm | (to << 8))
     ok = not king_attacked(r, mover)
-    replay_unmake(r, frm | (to << 8), cap)
+    unmake_move(r, frm | (to << 8), cap)
     return ok
 
 
-cdef inline bint is_pinned(ReplayBoard* r, int sq) noexcept nogil:
+cdef inline bint is_pinned(BoardState* r, int sq) noexcept nogil:
     # Is the (non-king) piece on sq pinned: its king safe with it, attacked without it?
-    cdef int pc = r.sq[sq], side = pc >> 5
+    cdef int pc = r.squares[sq], side = pc >> 5
     cdef bint exposed
     if (pc & 15) == 0 or king_attacked(r, side):
         return 0
-    r.sq[sq] = 0
-    r.where[pc] = 0
+    r.squares[sq] = 0
+    r.piece_square[pc] = 0
     exposed = king_attacked(r, side)
-    r.sq[sq] = pc
-    r.where[pc] = sq
+    r.squares[sq] = pc
+    r.piece_square[pc] = sq
     return exposed
 
 
-cdef inline bint defended_after(ReplayBoard* r, int frm, int to) noexcept nogil:
+cdef inline bint defended_after(BoardState* r, int frm, int to) noexcept nogil:
     # After the piece on frm takes the piece on to, can the victim's side legally take back?
-    cdef int victim_base = 16 + 16 * (r.sq[to] >> 5), i, s, cap
+    cdef int victim_base = 16 + 16 * (r.squares[to] >> 5), i, s, cap
     cdef bint found = 0
-    cap = replay_make(r, frm | (to << 8))
+    cap = make_move(r, frm | (to << 8))
     for i in range(16):
-        s = r.where[victim_base + i]
+        s = r.piece_square[victim_base + i]
         if s and capture_legal(r, s, to) and not is_pinned(r, s):
             found = 1
             break
-    replay_unmake(r, frm | (to << 8), cap)
+    unmake_move(r, frm | (to << 8), cap)
     return found
 
 
-cdef inline bint reached_after(ReplayBoard* r, int frm, int to) noexcept nogil:
+cdef inline bint reached_after(BoardState* r, int frm, int to) noexcept nogil:
     # After the piece on frm takes the piece on to, does any piece of the victim's side
     # still reach the square (legally or not)? A root that is there but may not take back
     # is a fake root; one that no longer reaches the square is no root at all.
-    cdef int victim_base = 16 + 16 * (r.sq[to] >> 5), i, s, cap
+    cdef int victim_base = 16 + 16 * (r.squares[to] >> 5), i, s, cap
     cdef bint found = 0
-    cap = replay_make(r, frm | (to << 8))
+    cap = make_move(r, frm | (to << 8))
     for i in range(16):
-        s = r.where[victim_base + i]
-        if s and reaches(r.sq, s, to):
+        s = r.piece_square[victim_base + i]
+        if s and reaches(r.squares, s, to):
             found = 1
             break
-    replay_unmake(r, frm | (to << 8), cap)
+    unmake_move(r, frm | (to << 8), cap)
     return found
 
 
-cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs,
+cdef inline void chase_pairs(BoardState* r, int side, unsigned int* pairs,
                              unsigned int* attacks, unsigned int* fake) noexcept nogil:
     # pairs[i] (i = attacker slot 0..15): bit j set when side's piece in slot i chases the
     # enemy piece in slot j on this board; attacks[i]: bit j set when it can legally
@@ -293,7 +268,7 @@ cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs,
         attacks[i] = 0
         fake[i] = 0
     for i in range(1, 11):          # advisors .. cannons: kings and pawns chase freely
-        a = r.where[base + i]
+        a = r.piece_square[base + i]
         if not a:
             continue
         at = type_of_slot(i)
@@ -301,7 +276,7 @@ cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs,
         hit = 0
         faked = 0
         for j in range(1, 16):      # every piece but the king
-            v = r.where[enemy + j]
+            v = r.piece_square[enemy + j]
             if not v:
                 continue
             vt = type_of_slot(j)
@@ -317,7 +292,7 @@ cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs,
                 # The enemy is in check: no reply but a check evasion is legal, so
                 # legality says nothing about protection here. Judge as if the check
                 # were answered: any piece that reaches the square takes back.
-                if at == vt and reaches(r.sq, v, a):
+                if at == vt and reaches(r.squares, v, a):
                     continue
                 if not reached_after(r, a, v):
                     found |= 1u << j
@@ -333,7 +308,7 @@ cdef inline void chase_pairs(ReplayBoard* r, int side, unsigned int* pairs,
         fake[i] = faked
 
 
-cdef inline unsigned int chased_now(ReplayBoard* r, int side) noexcept nogil:
+cdef inline unsigned int chased_now(BoardState* r, int side) noexcept nogil:
     # Bit j set for each enemy piece (slot j) that side chases on this board.
     cdef unsigned int pairs[16]
     cdef unsigned int attacks[16]
@@ -346,37 +321,37 @@ cdef inline unsigned int chased_now(ReplayBoard* r, int side) noexcept nogil:
     return found
 
 
-cdef inline unsigned int horse_pinned_rooks(ReplayBoard* r, int side) noexcept nogil:
+cdef inline unsigned int horse_pinned_rooks(BoardState* r, int side) noexcept nogil:
     # Bit j (7 or 8) set for each enemy rook that blocks the leg of one of side's horses
     # aimed at the enemy king: the rook is "pinned by a horse" (WXF diagrams 39-41).
-    cdef int enemy = 32 - 16 * side, k = r.where[enemy], j, i, v, h
+    cdef int enemy = 32 - 16 * side, k = r.piece_square[enemy], j, i, v, h
     cdef unsigned int found = 0
     if not k:
         return 0
     for j in range(7, 9):
-        v = r.where[enemy + j]
+        v = r.piece_square[enemy + j]
         if not v:
             continue
         for i in range(5, 7):
-            h = r.where[16 + 16 * side + i]
-            if not h or reaches(r.sq, h, k):
+            h = r.piece_square[16 + 16 * side + i]
+            if not h or reaches(r.squares, h, k):
                 continue
-            r.sq[v] = 0
-            if reaches(r.sq, h, k):
+            r.squares[v] = 0
+            if reaches(r.squares, h, k):
                 found |= 1u << j
-            r.sq[v] = enemy + j
+            r.squares[v] = enemy + j
         # (the loop restores the rook whether or not the horse reached the king)
     return found
 
 
-cdef inline unsigned int new_chases(ReplayBoard* r, int mv) noexcept nogil:
+cdef inline unsigned int new_chases(BoardState* r, int mv) noexcept nogil:
     # Play mv on r (left played) and return the enemy pieces it newly chases: those
     # chased after it by an attacker that could not capture them before it (a new
     # attack, direct or discovered), or that could but found them protected and now finds
     # their roots fake (mv pinned a root, or made its recapture illegal). A root lost any
     # other way (its own line or screen opened or closed) makes no new chase: the attack
     # itself did not change (WXF diagrams 61 and 106).
-    cdef int mover = r.sq[mv & 255] >> 5, i
+    cdef int mover = r.squares[mv & 255] >> 5, i
     cdef unsigned int before[16]
     cdef unsigned int hit_before[16]
     cdef unsigned int fake_before[16]
@@ -385,7 +360,7 @@ cdef inline unsigned int new_chases(ReplayBoard* r, int mv) noexcept nogil:
     cdef unsigned int fake_after[16]
     cdef unsigned int fresh = 0
     chase_pairs(r, mover, before, hit_before, fake_before)
-    replay_make(r, mv)
+    make_move(r, mv)
     chase_pairs(r, mover, after, hit_after, fake_after)
     for i in range(16):
         fresh |= after[i] & ~before[i] & (~hit_before[i] | fake_after[i])
@@ -416,7 +391,7 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
     cdef bint checking[2]
     cdef unsigned int chase[2]
     cdef unsigned int pinned[2]
-    cdef ReplayBoard r
+    cdef BoardState r
     i = n - 4
     while i >= stop:
         if plies[i].key == key:
@@ -444,7 +419,7 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
     replay_load(&r, squares)
     i = n
     while i > first:
-        replay_unmake(&r, plies[i].move, plies[i].captured)
+        unmake_move(&r, plies[i].move, plies[i].captured)
         i -= 1
     chase[0] = chase[1] = 0xFFFF
     pinned[0] = pinned[1] = 0xFFFF
@@ -454,7 +429,7 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
             chase[mover] &= new_chases(&r, plies[i].move)
             pinned[mover] &= horse_pinned_rooks(&r, mover)
         else:
-            replay_make(&r, plies[i].move)
+            make_move(&r, plies[i].move)
     if chase[0] and chase[1]:
         # Both sides chase: chasing a rook that a horse pins against its king is the
         # graver offence (WXF diagrams 39-41); if only one side does it, that side loses.
