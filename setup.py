@@ -3,41 +3,76 @@
 All metadata lives in pyproject.toml. Set XIANGQI_ANNOTATE=1 to write the
 annotated HTML next to the .pyx (yellow lines are Python interaction), and
 XIANGQI_SANITIZE=1 to build with AddressSanitizer and UBSan (see scripts/).
+
+Compiler flags are chosen per compiler family when the build runs (BuildExt below):
+gcc and clang get -O3, no debug information (-g0 after Python's own -g), source paths
+mapped to "." so the binary does not carry the build directory, and a stripped link
+on Linux; MSVC gets /O2. Two builds of the same sources with the same compiler and
+SOURCE_DATE_EPOCH therefore give byte-identical wheels.
 """
 
+from __future__ import annotations
+
 import os
+import sys
+import tempfile
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-compile_args = ["-O3"]
-link_args: list[str] = []
-if os.environ.get("XIANGQI_SANITIZE"):
-    flags = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
-    compile_args = ["-O1", "-g", *flags]
-    link_args = flags
+SANITIZE = bool(os.environ.get("XIANGQI_SANITIZE"))
+
+
+def _accepts(compiler: object, flag: str) -> bool:
+    """Whether a gcc/clang-style compiler takes `flag` (compiles an empty file with it)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = os.path.join(tmp, "probe.c")
+        with open(source, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        try:
+            compiler.compile([source], output_dir=tmp, extra_postargs=[flag])
+        except Exception:
+            return False
+    return True
+
+
+class BuildExt(build_ext):
+    """build_ext that picks optimisation, debug-info and path flags for the compiler in use."""
+
+    def build_extensions(self) -> None:
+        if self.compiler.compiler_type == "msvc":
+            compile_args, link_args = ["/O2"], []
+        elif SANITIZE:
+            flags = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
+            compile_args = ["-O1", "-g", *flags, "-fno-sanitize-recover=all"]
+            link_args = flags
+        else:
+            # -g0 comes after the -g in Python's CFLAGS and wins; the prefix map keeps the
+            # (random) build directory out of anything the compiler still records.
+            compile_args = ["-O3", "-g0"]
+            prefix_map = f"-ffile-prefix-map={os.getcwd()}=."
+            if _accepts(self.compiler, prefix_map):
+                compile_args.append(prefix_map)
+            link_args = ["-Wl,-s"] if sys.platform.startswith("linux") else []
+        for ext in self.extensions:
+            ext.extra_compile_args = [*ext.extra_compile_args, *compile_args]
+            ext.extra_link_args = [*ext.extra_link_args, *link_args]
+        super().build_extensions()
+
 
 extensions = [
-    Extension(
-        "xiangqi._core",
-        ["xiangqi/_core.pyx"],
-        extra_compile_args=compile_args,
-        extra_link_args=link_args,
-    ),
+    Extension("xiangqi._core", ["xiangqi/_core.pyx"]),
     # The RL boundary (batch encoders, VectorEnv); cimports the core's C functions.
-    Extension(
-        "xiangqi._rl",
-        ["xiangqi/_rl.pyx"],
-        extra_compile_args=compile_args,
-        extra_link_args=link_args,
-    ),
+    Extension("xiangqi._rl", ["xiangqi/_rl.pyx"]),
 ]
 
 setup(
+    cmdclass={"build_ext": BuildExt},
     ext_modules=cythonize(
         extensions,
         annotate=bool(os.environ.get("XIANGQI_ANNOTATE")),
         force=bool(os.environ.get("XIANGQI_ANNOTATE")),  # regenerate so the HTML is written
         compiler_directives={"language_level": "3"},
-    )
+    ),
 )

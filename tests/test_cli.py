@@ -47,3 +47,18 @@ def test_absurd_depths_are_usage_errors() -> None:
         assert out.returncode == 2, (depth, out.stdout)
         assert "usage:" in out.stderr and "depth must be in 0..10" in out.stderr
         assert "Traceback" not in out.stderr
+
+
+def test_version_is_the_installed_distributions() -> None:
+    """`xiangqi --version` and xiangqi.__version__ agree with the installed metadata."""
+    import importlib.metadata
+
+    import xiangqi
+
+    installed = importlib.metadata.version("xiangqi-rules")
+    assert xiangqi.__version__ == installed
+    done = subprocess.run(
+        [sys.executable, "-m", "xiangqi", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"xiangqi {installed}"

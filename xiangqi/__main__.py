@@ -13,6 +13,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from . import __version__
 from .errors import XiangqiError
 from .fen import START_FEN
 from .position import Position
@@ -133,6 +134,7 @@ def _positive(text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     parser = argparse.ArgumentParser(prog="xiangqi", description="Xiangqi rules tools.")
+    parser.add_argument("--version", action="version", version=f"xiangqi {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     perft = sub.add_parser("perft", help="count leaf nodes of the legal move tree")
     perft.add_argument("depth", type=int, help=f"depth in plies (0..{MAX_CLI_DEPTH})")
