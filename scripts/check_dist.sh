@@ -23,10 +23,7 @@ max_wheel_bytes=$((600 * 1024))
 
 echo "== sdist, then a wheel built from the sdist (python -m build, isolated)"
 # Build from a clean export of the tracked files, so nothing built in place leaks in.
-mkdir "$work/src"
-git -C "$repo" ls-files -z --cached --others --exclude-standard |
-    (cd "$repo" && while IFS= read -r -d '' f; do [ -f "$f" ] && printf '%s\0' "$f"; done) |
-    (cd "$repo" && tar --null -T - -cf -) | tar -xf - -C "$work/src"
+bash "$repo/scripts/copy_tree.sh" "$work/src"
 python -m build --outdir "$work/dist1" "$work/src" >"$work/build1.log" 2>&1 || {
     tail -40 "$work/build1.log"
     exit 1
@@ -94,9 +91,12 @@ if [ "$(uname -s)" = Linux ]; then
     }
     repaired=$(ls "$work/repaired"/*.whl)
     python -m auditwheel show "$repaired" | tee "$work/show.txt"
-    tag=$(basename "$repaired" | sed -E 's/.*-(manylinux[^.]*)\.whl$/\1/')
-    case "$tag" in manylinux*) ;; *) echo "not a manylinux wheel: $repaired" >&2; exit 1 ;; esac
-    grep -q "${tag%%.*}" "$work/show.txt" || { echo "auditwheel show does not agree with $tag" >&2; exit 1; }
+    shown=$(grep -oE '"(many|musl)linux_[0-9]+_[0-9]+_[a-z0-9_]+"' "$work/show.txt" | head -1 | tr -d '"')
+    case "$shown" in manylinux_*) ;; *) echo "not a manylinux tag: '$shown'" >&2; exit 1 ;; esac
+    case "$(basename "$repaired")" in
+        *"$shown"*.whl) ;;
+        *) echo "auditwheel show ('$shown') does not agree with $(basename "$repaired")" >&2; exit 1 ;;
+    esac
     echo "manylinux wheel: $(basename "$repaired") ($(stat -c %s "$repaired") bytes)"
     cp "$repaired" "$out/"
 else

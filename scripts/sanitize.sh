@@ -19,11 +19,7 @@ trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
 
 echo "== copying the tree to $work/repo"
-mkdir -p "$work/repo"
-cd "$repo"
-git ls-files -z --cached --others --exclude-standard |
-    while IFS= read -r -d '' f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
-    tar --null -T - -cf - | tar -xf - -C "$work/repo"
+bash "$repo/scripts/copy_tree.sh" "$work/repo"
 # Some tests read the design notes in ../shared, which sits beside the repo when present.
 if [ -d "$repo/../shared" ]; then
     ln -s "$(cd "$repo/../shared" && pwd)" "$work/shared"
