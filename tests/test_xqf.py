@@ -252,5 +252,5 @@ def test_write_xqf_keeps_multi_line_comments_and_cuts_long_names() -> None:
 def test_sniff() -> None:
     assert sniff((REAL / "SAMPLE.XQF").read_bytes()[:16])
     assert sniff(write_xqf(sample_game()))
-    assert not sniff(b"[Game \"Chinese Chess\"]")
+    assert not sniff(b'[Game "Chinese Chess"]')
     assert not sniff(b"XQ\x30")
