@@ -179,3 +179,8 @@ def test_sniff() -> None:
     assert sniff((DATA / "dpxq_liu_zhang.txt").read_bytes()[:200])
     assert sniff(write_dhtml(Game()).encode("utf-16-le"))
     assert not sniff(b"XQ\x0a" + bytes(100))
+
+
+def test_the_main_line_as_dpxqs_player_names_it() -> None:
+    game = read_dhtml("[DhtmlXQ_move_0_1_0]77477062[/DhtmlXQ_move_0_1_0]")
+    assert game.moves == [M("h2e2"), M("h9g7")] and game.errors == []

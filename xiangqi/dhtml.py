@@ -207,7 +207,8 @@ def read_dhtml(source: Source) -> Game:
     if not tags:
         raise InvalidDhtmlError(f"no [DhtmlXQ_...] tags in the text: {text[:_QUOTE]!r}")
     board = _start(tags)
-    main, rest = _moves(tags.get("movelist", ""))
+    # dpxq's own player rewrites movelist as move_0_1_0; some pages carry only that.
+    main, rest = _moves(tags.get("movelist", tags.get("move_0_1_0", "")))
     side = "w"
     if main and main[0][0] is not None:
         letter = piece_at(board, main[0][0])
@@ -236,6 +237,8 @@ def read_dhtml(source: Source) -> Game:
         m = _BRANCH_KEY.fullmatch(key)
         if m:
             parent, ply, branch = (int(g) for g in m.groups())
+            if branch == 0:
+                continue  # move_0_1_0: the main line, read above
             branches.setdefault(parent, []).append((branch, ply, parent, value))
     game.comment = comments.get((0, 0), "")
     if rest:
