@@ -294,7 +294,7 @@ def read_cbf(source: Source) -> Game:
     data = read_source(source, "read_cbf")
     try:
         root = ElementTree.fromstring(data)
-    except ElementTree.ParseError as exc:
+    except (ElementTree.ParseError, LookupError) as exc:  # LookupError: unknown encoding
         raise InvalidCbrError(f"not CBF XML ({exc}): {data[:40]!r}") from None
     if root.tag != "ChineseChessRecord":
         raise InvalidCbrError(f"not CBF: the root element is <{root.tag[:40]}>")
