@@ -28,10 +28,17 @@ squares plus KeyXYf and KeyXYt, comment lengths plus ``(KeysSum*256 + headKeyXY)
 KeyBytes[i % 4]`` (i the file offset; ``KeyBytes[k] = (key_k & KeyMask) | KeyOr_k`` for the
 keys KeysSum, KeyXY, KeyXYf, KeyXYt).
 
-``read_xqf(source)`` takes bytes, a path or a binary file. A file that is not XQF, or whose
-start position no game can have, raises InvalidXqfError; a move that is illegal where it
-stands, or records cut short, are recorded in ``game.errors`` (the moves before are kept, the
-branch below a bad move is dropped).
+``read_xqf(source)`` takes bytes, a str or os.PathLike path, or a binary file. A file that is
+not XQF, or whose start position no game can have, raises InvalidXqfError; a start diagram
+whose side not to move is in check (an illustrative puzzle diagram) is read with the side
+in check to move and an error at ply 0 in ``game.errors`` says so; a move that is illegal
+where it stands, or records cut short, are recorded in ``game.errors`` (the moves before
+are kept, the branch below a bad move is dropped). Comments' Windows line ends are read as
+"\n".
+
+``write_xqf(game)`` writes the unencrypted 1.0 layout (version byte 10, no keys; the tag's
+high nibble for "next move", the low nibble for "alternative", a comment length after every
+record), which every XQF reader accepts.
 """
 
 from __future__ import annotations
