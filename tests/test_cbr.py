@@ -10,6 +10,7 @@ byte by byte instead (test_a_cbr_record_built_byte_by_byte).
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,37 @@ def test_sniff() -> None:
     assert sniff(encode_cbl([])[:32])
     assert sniff(encode_cbf(Game())[:200])
     assert not sniff(b"XQ\x0a")
+
+
+def open_files(path: Path) -> int:
+    fds = Path("/proc/self/fd")
+    if not fds.exists():
+        pytest.skip("needs /proc")
+    count = 0
+    for fd in fds.iterdir():
+        try:
+            count += Path(os.readlink(fd)) == path
+        except OSError:
+            pass
+    return count
+
+
+def test_a_library_path_is_mapped_and_closed_after_reading(tmp_path: Path) -> None:
+    path = (tmp_path / "lib.cbl").resolve()
+    path.write_bytes(encode_cbl([encode_cbr(random_game(seed)) for seed in range(3)]))
+    games = read_cbl(path)
+    first = next(games)
+    assert first.errors == [] and open_files(path) == 1  # held while iterating
+    assert len(list(games)) == 2
+    assert open_files(path) == 0
+    games = read_cbl(path)
+    next(games)
+    games.close()  # type: ignore[attr-defined]
+    assert open_files(path) == 0
+    (tmp_path / "bad.cbl").write_bytes(b"CCBridge Record" + bytes(100))
+    with pytest.raises(InvalidCbrError, match="not a CBL"):
+        read_cbl(tmp_path / "bad.cbl")
+    assert open_files((tmp_path / "bad.cbl").resolve()) == 0
+    (tmp_path / "empty.cbl").write_bytes(b"")
+    with pytest.raises(InvalidCbrError, match="0 bytes"):
+        read_cbl(str(tmp_path / "empty.cbl"))

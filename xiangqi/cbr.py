@@ -42,6 +42,8 @@ their branch dropped.
 
 from __future__ import annotations
 
+import mmap
+import os
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 
@@ -78,6 +80,10 @@ INDEX_ENTRY = 276
 SLOT = 4096
 
 
+#: The bytes of a file: read into memory, or mapped (a library read from a path).
+Buffer = bytes | mmap.mmap
+
+
 class InvalidCbrError(XiangqiError):
     """Bytes that are not a CCBridge CBR, CBL or CBF file, or whose start is no position."""
 
@@ -108,7 +114,7 @@ def _utf16(raw: bytes) -> str:
 class _Records:
     """Walks the move records of one CBR record held in data[start:end]."""
 
-    def __init__(self, data: bytes, offset: int, end: int) -> None:
+    def __init__(self, data: Buffer, offset: int, end: int) -> None:
         self.data = data
         self.offset = offset
         self.end = end
@@ -146,7 +152,7 @@ class _Records:
         return _point(frm), _point(to), not flags & 0x01, bool(flags & 0x02), comment
 
 
-def _board(data: bytes, start: int) -> str:
+def _board(data: Buffer, start: int) -> str:
     board: list[str | None] = [None] * 90
     for p in range(90):
         byte = data[start + 2120 + p]
@@ -162,7 +168,7 @@ def _board(data: bytes, start: int) -> str:
     return board_text(board)
 
 
-def _parse_record(data: bytes, start: int, end: int, game_number: int) -> Game:
+def _parse_record(data: Buffer, start: int, end: int, game_number: int) -> Game:
     """The game of the CBR record in data[start:end] (end: where the next record starts)."""
     if end - start < HEADER_SIZE or data[start : start + 15] != RECORD_MAGIC[:15]:
         raise InvalidCbrError(
@@ -224,17 +230,38 @@ def read_cbl(source: Source) -> Iterator[Game]:
     Squares are public numbers 0..89. Games come in file order, read one at a time; a
     record that cannot be read (a bad start position, a broken header) is skipped and noted
     in the next game's errors, with its number. Raises InvalidCbrError at once when the
-    bytes are not a library.
+    bytes are not a library. A library read from a path is memory-mapped, not read into
+    memory, and the file stays open until the iterator is exhausted or closed.
     """
-    data = read_source(source, "read_cbl")
+    data: Buffer
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as handle:  # the map keeps its own descriptor
+            size = os.fstat(handle.fileno()).st_size
+            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+    else:
+        data = read_source(source, "read_cbl")
     if len(data) < 64 or data[:15] != LIBRARY_MAGIC[:15]:
+        head, size = data[:16], len(data)
+        _close(data)
         raise InvalidCbrError(
-            f"not a CBL library: expected 'CCBridgeLibrary', got {data[:16]!r} ({len(data)} bytes)"
+            f"not a CBL library: expected 'CCBridgeLibrary', got {head!r} ({size} bytes)"
         )
     return _iterate_library(data)
 
 
-def _iterate_library(data: bytes) -> Iterator[Game]:
+def _close(data: Buffer) -> None:
+    if isinstance(data, mmap.mmap):
+        data.close()
+
+
+def _iterate_library(data: Buffer) -> Iterator[Game]:
+    try:
+        yield from _library_games(data)
+    finally:
+        _close(data)
+
+
+def _library_games(data: Buffer) -> Iterator[Game]:
     slots = int.from_bytes(data[60:64], "little")
     first = data.find(RECORD_MAGIC[:15], min(INDEX_OFFSET + slots * INDEX_ENTRY, len(data)))
     if first < 0:
