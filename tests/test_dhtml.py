@@ -150,7 +150,7 @@ def test_comments_with_brackets_bars_and_line_breaks_survive() -> None:
 
 def test_sources_and_errors(tmp_path: Path) -> None:
     text = (DATA / "annotated_fragment.txt").read_text("utf-8")
-    path = tmp_path / "game.txt"
+    path = tmp_path / "DhtmlXQ_game.txt"  # a path naming the format is still a path
     path.write_text(text, encoding="gb18030")
     for source in (str(path), path, io.BytesIO(path.read_bytes()), text.encode("utf-8")):
         assert tree(read_dhtml(source)) == tree(read_dhtml(text))  # type: ignore[arg-type]

@@ -103,7 +103,7 @@ def _decode(data: bytes) -> str:
 
 
 def _text_of(source: object) -> str:
-    if isinstance(source, str) and "DhtmlXQ" not in source:
+    if isinstance(source, str) and "[DhtmlXQ" not in source:
         if not os.path.exists(source):
             shown = repr(source[:_QUOTE]) + ("..." if len(source) > _QUOTE else "")
             raise InvalidDhtmlError(f"no [DhtmlXQ_...] tags in the text, nor a file named {shown}")
