@@ -6,11 +6,12 @@ import io
 from pathlib import Path
 
 import pytest
+from record_games import random_game
 from xqf_writer import encode
 
 from xiangqi import START_FEN, Move, Position
 from xiangqi.pgn import Game, PgnSyntaxError
-from xiangqi.xqf import InvalidXqfError, read_xqf
+from xiangqi.xqf import InvalidXqfError, read_xqf, sniff, write_xqf
 
 M = Move.from_iccs
 
@@ -87,8 +88,10 @@ def test_errors() -> None:
         read_xqf(b"XQ\x13" + bytes(1100))
     with pytest.raises(InvalidXqfError, match="start position"):
         read_xqf(b"XQ\x0a" + bytes(1100))  # every piece on a0
-    with pytest.raises(TypeError, match="str"):
-        read_xqf("game.xqf")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="int"):
+        read_xqf(12)  # type: ignore[arg-type]
+    with pytest.raises(FileNotFoundError):
+        read_xqf("no/such/game.xqf")
     data = encode(sample_game(), 18)
     cut = read_xqf(data[:-3])
     assert cut.errors and isinstance(cut.errors[0], PgnSyntaxError)
@@ -106,3 +109,148 @@ def test_an_illegal_move_drops_its_branch_only() -> None:
     read = read_xqf(bytes(data))
     assert len(read.errors) == 1 and "not legal" in str(read.errors[0])
     assert [c.move for c in read.variations] == [M("c3c4")]  # the sibling survives
+
+
+# -- real files (ElephantEye's XQFTOOLS samples, tests/data/xqf/README.md) ----------------------
+
+REAL = Path(__file__).parent / "data" / "xqf"
+
+
+def test_the_real_sample_reads_as_elephanteyes_converter_read_it() -> None:
+    # SAMPLE.PGN is what ElephantEye's XQF2PGN made of SAMPLE.XQF (an encrypted 1.8 file):
+    # the same start, moves, comments and header, from a reader we did not write.
+    from xiangqi.pgn import read_games
+
+    (expected,) = list(read_games(REAL / "SAMPLE.PGN"))
+    assert expected.errors == []
+    game = read_xqf(REAL / "SAMPLE.XQF")
+    assert (REAL / "SAMPLE.XQF").read_bytes()[2] == 18
+    assert game.errors == []
+    assert game.fen == expected.fen
+    assert game.comment == expected.comment
+    assert tree(game) == tree(expected)
+    assert len(game.moves) == 75
+    for name in ("Event", "Site", "Date", "Red", "Black", "Result"):
+        assert game.tags[name] == expected.tags[name], name
+
+
+@pytest.mark.parametrize("name", ["SAMPLE.XQF", "XQFEXAMA.XQF", "XQFEXAMB.XQF"])
+def test_real_files_read_clean_from_str_paths_pathlikes_and_files(name: str) -> None:
+    path = REAL / name
+    games = [read_xqf(str(path)), read_xqf(path), read_xqf(path.read_bytes())]
+    with open(path, "rb") as handle:
+        games.append(read_xqf(handle))
+    assert all(g.errors == [] for g in games)
+    assert len({repr(tree(g)) for g in games}) == 1
+    assert games[0].moves  # every sample has a main line
+
+
+def test_the_ancient_endgame_sample_has_its_variations() -> None:
+    game = read_xqf(REAL / "XQFEXAMB.XQF")
+    assert game.tags["Title"] == "七星聚会"
+    assert game.fen == "4rk3/3P5/4bP3/9/9/9/8P/1p2p2C1/3p1p3/4K1RR1 w - - 0 1"
+    branches = 0
+    stack = [game]
+    while stack:
+        node = stack.pop()
+        branches += max(0, len(node.variations) - 1)
+        stack.extend(node.variations)
+    assert branches >= 3
+
+
+def _one_piece_file(pieces: dict[int, int], side: int, records: bytes) -> bytes:
+    head = bytearray(1024)
+    head[0:3] = b"XQ\x0a"
+    head[16:48] = bytes([0xFF] * 32)
+    for slot, byte in pieces.items():
+        head[16 + slot] = byte
+    head[50] = side
+    return bytes(head) + records
+
+
+def test_a_diagram_with_the_side_not_to_move_in_check_is_read_and_flagged() -> None:
+    # Red to move (byte 50 = 0) while Red's rook on e4 checks Black's king on e9: a
+    # position no game reaches, common as an illustrative diagram. Slots: 0 Red's rook,
+    # 4 Red's king, 20 Black's king; square bytes x * 10 + y.
+    start = bytes([0x18, 0x20, 0x00, 0]) + (0).to_bytes(4, "little")
+    data = _one_piece_file({0: 44, 4: 30, 20: 49}, 0, start)
+    game = read_xqf(data)
+    assert game.fen == "4k4/9/9/9/9/4R4/9/9/9/3K5 b - - 0 1"
+    assert len(game.errors) == 1 and game.errors[0].ply == 0
+    assert "Black in check with Red to move" in str(game.errors[0])
+
+
+def test_a_diagram_no_side_can_have_is_still_refused() -> None:
+    # Kings facing on the e file with nothing between: not a position, whoever moves.
+    start = bytes([0x18, 0x20, 0x00, 0]) + (0).to_bytes(4, "little")
+    with pytest.raises(InvalidXqfError, match="start position"):
+        read_xqf(_one_piece_file({4: 40, 20: 49}, 0, start))
+
+
+# -- the writer -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["SAMPLE.XQF", "XQFEXAMA.XQF", "XQFEXAMB.XQF"])
+def test_real_files_read_write_read_the_same(name: str) -> None:
+    game = read_xqf(REAL / name)
+    again = read_xqf(write_xqf(game))
+    assert again.errors == []
+    assert again.fen == game.fen and again.comment == game.comment
+    assert tree(again) == tree(game)
+    for tag in ("Title", "Event", "Date", "Site", "Red", "Black", "Result", "Author"):
+        assert again.tags.get(tag) == game.tags.get(tag), tag
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_games_with_variations_and_comments_round_trip(seed: int) -> None:
+    game = random_game(seed)
+    data = write_xqf(game)
+    assert data[:3] == b"XQ\x0a"
+    again = read_xqf(data)
+    assert again.errors == []
+    assert again.fen == game.fen and again.comment == game.comment
+    assert tree(again) == tree(game)
+    for tag in ("Event", "Red", "Black", "Date", "Result"):
+        assert again.tags[tag] == game.tags[tag]
+
+
+def test_the_written_header_follows_the_documented_layout() -> None:
+    # Checked byte by byte against the offsets of XQF.TXT, not through the reader.
+    game = sample_game()
+    data = write_xqf(game)
+    assert data[:3] == b"XQ\x0a" and len(data) > 1024
+    # Slot 0 is Red's left rook on a0 (x 0, y 0); slot 4 Red's king on e0 (40); slot 20
+    # Black's king on e9 (49); slot 9 Red's first cannon b2 (12).
+    assert data[16] == 0 and data[16 + 4] == 40 and data[16 + 20] == 49 and data[16 + 9] == 12
+    assert data[51] == 1  # 1-0
+    assert data[304] == len("许银川".encode("gbk"))
+    assert data[305 : 305 + data[304]].decode("gbk") == "许银川"
+    # The start record: squares 0 plus 0x18 / 0x20, "next follows" in the high nibble, and
+    # the root comment's length and GBK bytes.
+    comment = "开局评注".encode("gbk")
+    assert data[1024:1028] == bytes([0x18, 0x20, 0xF0, 0])
+    assert int.from_bytes(data[1028:1032], "little") == len(comment)
+    assert data[1032 : 1032 + len(comment)] == comment
+    # The first move h2e2: from x 7 y 2 = 72, to x 4 y 2 = 42; a next move and an
+    # alternative (h7e7 and c3c4) follow.
+    rec = 1032 + len(comment)
+    assert data[rec : rec + 4] == bytes([72 + 0x18, 42 + 0x20, 0xFF, 0])
+
+
+def test_write_xqf_keeps_multi_line_comments_and_cuts_long_names() -> None:
+    game = Game(tags={"Red": "一二三四五六七八九十"})
+    game.add_move(M("h2e2"), comment="第一行\n第二行")
+    data = write_xqf(game)
+    assert b"\r\n" in data[1024:]
+    again = read_xqf(data)
+    assert again.variations[0].comment == "第一行\n第二行"
+    assert again.tags["Red"] == "一二三四五六七"  # 15 bytes of GBK: 7 characters
+    with pytest.raises(TypeError, match="Game"):
+        write_xqf("not a game")  # type: ignore[arg-type]
+
+
+def test_sniff() -> None:
+    assert sniff((REAL / "SAMPLE.XQF").read_bytes()[:16])
+    assert sniff(write_xqf(sample_game()))
+    assert not sniff(b'[Game "Chinese Chess"]')
+    assert not sniff(b"XQ\x30")

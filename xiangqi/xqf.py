@@ -28,23 +28,28 @@ squares plus KeyXYf and KeyXYt, comment lengths plus ``(KeysSum*256 + headKeyXY)
 KeyBytes[i % 4]`` (i the file offset; ``KeyBytes[k] = (key_k & KeyMask) | KeyOr_k`` for the
 keys KeysSum, KeyXY, KeyXYf, KeyXYt).
 
-``read_xqf(source)`` takes bytes, a path or a binary file. A file that is not XQF, or whose
-start position no game can have, raises InvalidXqfError; a move that is illegal where it
-stands, or records cut short, are recorded in ``game.errors`` (the moves before are kept, the
-branch below a bad move is dropped).
+``read_xqf(source)`` takes bytes, a str or os.PathLike path, or a binary file. A file that is
+not XQF, or whose start position no game can have, raises InvalidXqfError; a start diagram
+whose side not to move is in check (an illustrative puzzle diagram) is read with the side
+in check to move and an error at ply 0 in ``game.errors`` says so; a move that is illegal
+where it stands, or records cut short, are recorded in ``game.errors`` (the moves before
+are kept, the branch below a bad move is dropped). Comments' Windows line ends are read as
+"\n".
+
+``write_xqf(game)`` writes the unencrypted 1.0 layout (version byte 10, no keys; the tag's
+high nibble for "next move", the low nibble for "alternative", a comment length after every
+record), which every XQF reader accepts.
 """
 
 from __future__ import annotations
 
-import os
-from typing import IO, Union
-
-from .errors import IllegalMoveError, XiangqiError
-from .move import Move
-from .pgn import ChildNode, Game, GameNode, PgnSyntaxError
+from ._records import Record, Source, add_error, board_text, build_tree, load_start, piece_at
+from ._records import read_source as _read_source
+from .errors import XiangqiError
+from .pgn import ChildNode, Game, GameNode
 from .position import Position
 
-__all__ = ["InvalidXqfError", "read_xqf"]
+__all__ = ["InvalidXqfError", "read_xqf", "sniff", "write_xqf"]
 
 HEADER_SIZE = 1024
 #: Piece letters (FEN) of the 32 square bytes, in file order.
@@ -63,8 +68,6 @@ STRINGS = (
     (464, 16, "Annotator"),
     (480, 16, "Author"),
 )
-
-Source = Union[bytes, bytearray, memoryview, "os.PathLike[str]", IO[bytes]]
 
 
 class InvalidXqfError(XiangqiError):
@@ -93,27 +96,15 @@ class _Keys:
         self.stream = bytes(KEY_TEXT[i] & key_bytes[i % 4] for i in range(32))
 
 
-def _bytes_of(source: object) -> bytes:
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source)
-    if isinstance(source, os.PathLike):
-        with open(source, "rb") as handle:
-            return handle.read()
-    if hasattr(source, "read"):
-        data = source.read()
-        if not isinstance(data, bytes):
-            raise TypeError(f"read_xqf() needs a binary file, read() gave {type(data).__name__}")
-        return data
-    if isinstance(source, str):
-        raise TypeError("read_xqf() takes bytes, a path (os.PathLike) or a binary file, not str")
-    kind = type(source).__name__
-    raise TypeError(f"read_xqf() takes bytes, a path (os.PathLike) or a binary file, got {kind}")
+def _text(raw: bytes) -> str:
+    """GBK (read as GB18030) text with Windows line ends made "\n", NULs and spaces cut."""
+    text = raw.decode("gb18030", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    return text.strip("\x00").strip()
 
 
 def _pascal(data: bytes, offset: int, size: int) -> str:
     n = min(data[offset], size - 1)
-    raw = data[offset + 1 : offset + 1 + n]
-    return raw.decode("gb18030", errors="replace").strip("\x00").strip()
+    return _text(data[offset + 1 : offset + 1 + n])
 
 
 def _square(byte: int) -> int | None:
@@ -137,18 +128,7 @@ def _start_fen(data: bytes, keys: _Keys) -> str:
         if board[square] is not None:
             raise InvalidXqfError(f"two pieces on square {square} in the XQF start position")
         board[square] = PIECE_ORDER[i]
-    ranks = []
-    for rank in range(9, -1, -1):
-        text, empty = "", 0
-        for file in range(9):
-            piece = board[file + 9 * rank]
-            if piece is None:
-                empty += 1
-            else:
-                text += (str(empty) if empty else "") + piece
-                empty = 0
-        ranks.append(text + (str(empty) if empty else ""))
-    return "/".join(ranks)
+    return board_text(board)
 
 
 class _Reader:
@@ -170,8 +150,8 @@ class _Reader:
         self.offset = end
         return raw
 
-    def record(self) -> tuple[int, int, bool, bool, str] | None:
-        """(from byte, to byte, has next, has alternative, comment), or None when cut short."""
+    def record(self) -> Record | None:
+        """(from, to, has next, has alternative, comment), or None when cut short."""
         head = self.take(4)
         if head is None:
             return None
@@ -196,15 +176,26 @@ class _Reader:
             text = self.take(size)
             if text is None:
                 return None
-            comment = text.decode("gb18030", errors="replace").strip("\x00").strip()
+            comment = _text(text)
         frm = (head[0] - 0x18 - keys.xyf) % 256
         to = (head[1] - 0x20 - keys.xyt) % 256
-        return frm, to, has_next, has_alt, comment
+        return _square(frm), _square(to), has_next, has_alt, comment
+
+
+def sniff(data: bytes) -> bool:
+    """Do these bytes (the start of a file is enough) look like an XQF file?"""
+    return len(data) >= 3 and data[:2] == b"XQ" and 10 <= data[2] <= 18
 
 
 def read_xqf(source: Source) -> Game:
-    """Read an XQF file (bytes, a path or a binary file) into a Game (public squares 0..89)."""
-    data = _bytes_of(source)
+    """Read an XQF file (bytes, a str or os.PathLike path, or a binary file) into a Game.
+
+    Squares are public numbers 0..89. The header's strings become tags (Title, Event, Date,
+    Site, Red, Black, Opening, Annotator, Author), its result the Result tag. A start
+    diagram whose side not to move is in check is read with the other side to move and an
+    error saying so is recorded in game.errors (ply 0); the file is not refused.
+    """
+    data = _read_source(source, "read_xqf")
     if len(data) < HEADER_SIZE or data[:2] != b"XQ":
         raise InvalidXqfError(
             f"not an XQF file: expected 'XQ' and a {HEADER_SIZE}-byte header, "
@@ -226,7 +217,7 @@ def read_xqf(source: Source) -> Game:
     root = reader.record()
     if root is None:
         _finish(game, board, side)
-        game.errors.append(PgnSyntaxError("XQF move records cut short at the start", 0, ""))
+        add_error(game, "XQF move records cut short at the start", 0)
         return game
     _, _, has_next, _, game.comment = root
     # Black may move first even when the header says Red: the first move decides.
@@ -234,86 +225,109 @@ def read_xqf(source: Source) -> Game:
         mark = reader.offset
         first = reader.record()
         reader.offset = mark
-        if first is not None:
-            square = _square(first[0])
-            if square is not None:
-                letter = _piece_at(board, square)
-                if letter is not None:
-                    side = "w" if letter.isupper() else "b"
+        if first is not None and first[0] is not None:
+            letter = piece_at(board, first[0])
+            if letter is not None:
+                side = "w" if letter.isupper() else "b"
     _finish(game, board, side)
     if has_next:
-        _walk(game, reader)
+        build_tree(game, reader.record, "XQF")
     return game
 
 
-def _piece_at(board: str, square: int) -> str | None:
-    rank, file = square // 9, square % 9
-    row = board.split("/")[9 - rank]
-    col = 0
-    for ch in row:
-        if ch.isdigit():
-            col += int(ch)
-        else:
-            if col == file:
-                return ch
-            col += 1
-    return None
-
-
 def _finish(game: Game, board: str, side: str) -> None:
-    fen = f"{board} {side} - - 0 1"
     try:
-        game.tags["FEN"] = Position(fen).fen()
+        fen, note = load_start(board, side)
     except XiangqiError as exc:
         raise InvalidXqfError(f"the XQF start position is not a valid position: {exc}") from None
+    game.tags["FEN"] = fen
+    if note is not None:
+        add_error(game, f"XQF: {note}", 0)
 
 
-def _walk(game: Game, reader: _Reader) -> None:
-    """Read the records after the start one, without recursion (a main line may be long)."""
-    pos = game.board()
-    depth = 0
-    # Where the next record attaches: (parent node or None if dead, parent's depth).
-    parent: GameNode | None = game
-    parent_depth = 0
-    pending: list[tuple[GameNode | None, int]] = []
-    while True:
-        record = reader.record()
-        if record is None:
-            game.errors.append(
-                PgnSyntaxError(f"XQF move records cut short at byte {reader.offset}", depth, "")
-            )
-            return
-        frm, to, has_next, has_alt, comment = record
-        node: GameNode | None = None
-        if parent is not None:
-            while depth > parent_depth:
-                pos.pop()
-                depth -= 1
-            a, b = _square(frm), _square(to)
-            try:
-                if a is None or b is None or a == b:
-                    raise IllegalMoveError(f"square bytes {frm}, {to} are off the board")
-                move = Move(a, b)
-                pos.push(move)
-            except IllegalMoveError as exc:
-                game.errors.append(
-                    PgnSyntaxError(
-                        f"XQF move at ply {depth + 1} is not legal, its branch is dropped: {exc}",
-                        depth + 1,
-                        "",
-                    )
-                )
-            else:
-                depth += 1
-                child = ChildNode(parent, move, comment, "", set())
-                parent.variations.append(child)
-                node = child
-        if has_alt:
-            pending.append((parent, parent_depth))
-        if has_next:
-            parent, parent_depth = node, parent_depth + 1
-        elif pending:
-            parent, parent_depth = pending.pop()
-        else:
-            game._version += 1
-            return
+# -- writing ----------------------------------------------------------------------------------
+
+#: The FEN letter of each of the 32 piece slots, Red's then Black's (PIECE_ORDER), upper case.
+_KIND_CODES = {"R": "R", "N": "N", "H": "N", "B": "B", "E": "B", "A": "A", "K": "K"}
+_RESULT_CODES = {"1-0": 1, "0-1": 2, "1/2-1/2": 3}
+
+
+def _byte_of(square: int) -> int:
+    """The XQF square byte ``x * 10 + y`` of a public square."""
+    return (square % 9) * 10 + square // 9
+
+
+def _encode_text(text: str, limit: int | None = None) -> bytes:
+    """GB18030 (GBK for GBK text) with "\n" as "\r\n", cut whole characters to limit bytes."""
+    raw = text.replace("\r\n", "\n").replace("\n", "\r\n").encode("gb18030")
+    if limit is None or len(raw) <= limit:
+        return raw
+    out = b""
+    for ch in text:
+        piece = ch.encode("gb18030")
+        if len(out) + len(piece) > limit:
+            break
+        out += piece
+    return out
+
+
+def write_xqf(game: GameNode) -> bytes:
+    """An XQF 1.0 file (unencrypted) of game: header, start position, tree and comments.
+
+    Squares are public numbers 0..89. The header holds the tags Title, Event, Date, Site,
+    Red, Black, Opening, Annotator and Author (GBK, cut at a character boundary to the
+    field: 15 bytes for Date, Site, names, Annotator and Author, 63 for Title, Event and
+    Opening), the Result and the start position. Variations and comments are kept; NAGs and
+    starting comments have no place in XQF and are dropped. read_xqf() and XQStudio-style
+    readers (ElephantEye's XQFTOOLS, cchess) read the file back.
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"write_xqf() takes a pgn.Game, got {type(game).__name__}")
+    pos = Position(game.fen)
+    head = bytearray(HEADER_SIZE)
+    head[0:3] = b"XQ\x0a"
+    slots = [0xFF] * 32
+    for square, piece in sorted(pos.piece_map().items()):
+        letter = piece.symbol()
+        kind = _KIND_CODES.get(letter.upper(), letter.upper())
+        base = 0 if letter.isupper() else 16
+        for slot in range(16):
+            if PIECE_ORDER[slot] == kind and slots[base + slot] == 0xFF:
+                slots[base + slot] = _byte_of(square)
+                break
+    head[16:48] = bytes(slots)
+    head[50] = 1 if pos.turn == 1 else 0
+    head[51] = _RESULT_CODES.get(game.tags.get("Result", "*"), 0)
+    head[64] = 0 if pos.fen().split()[0] == Position().fen().split()[0] else 3
+    for offset, size, name in STRINGS:
+        raw = _encode_text(game.tags.get(name, ""), size - 1)
+        head[offset] = len(raw)
+        head[offset + 1 : offset + 1 + len(raw)] = raw
+    out = bytearray(head)
+
+    def record(frm: int, to: int, has_next: bool, has_alt: bool, comment: str) -> None:
+        raw = _encode_text(comment)
+        tag = (0xF0 if has_next else 0) | (0x0F if has_alt else 0)
+        out.extend((frm + 0x18, to + 0x20, tag, 0))
+        out.extend(len(raw).to_bytes(4, "little"))
+        out.extend(raw)
+
+    record(0, 0, bool(game.variations), False, game.comment)
+    # Pre-order without recursion: a move, the moves after it, then its alternatives.
+    stack: list[tuple[ChildNode, bool]] = []
+    for i in range(len(game.variations) - 1, -1, -1):
+        stack.append((game.variations[i], i + 1 < len(game.variations)))
+    while stack:
+        node, has_alt = stack.pop()
+        move = node.move
+        record(
+            _byte_of(move.from_square),
+            _byte_of(move.to_square),
+            bool(node.variations),
+            has_alt,
+            node.comment,
+        )
+        children = node.variations
+        for i in range(len(children) - 1, -1, -1):
+            stack.append((children[i], i + 1 < len(children)))
+    return bytes(out)

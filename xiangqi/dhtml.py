@@ -1,0 +1,388 @@
+"""DhtmlXQ, the UBB game text of most Chinese xiangqi web sites (dpxq.com and its players).
+
+A record is a run of tags ``[DhtmlXQ_name]value[/DhtmlXQ_name]``, usually inside
+``[DhtmlXQ]...[/DhtmlXQ]`` and often inside an HTML page. Coordinates are digit pairs ``xy``:
+x the file 0..8 from Red's left, y the row 0..9 from Black's side (so public square
+``x + 9 * (9 - y)``, see xiangqi.squares).
+
+    binit           32 pairs, the squares of Red's R N B A K A B N R C C P P P P P then
+                    Black's; "99" for a piece not on the board (missing: the usual start)
+    fen             a FEN, which some sites give instead of binit
+    movelist        the main line, four digits a move (from xy, to xy)
+    move_P_S_B      branch B: moves replacing ply S (1 for the first move) of branch P
+                    (0 is the main line), played from the position before that ply
+    comment0        the comment before the first move; commentI follows ply I of the main
+                    line, commentB_I ply I of branch B; "||" is a line break and \\uXXXX
+                    a character
+    title event date place round red black redteam blackteam open author remark result
+                    tags (``open`` is the opening, often an ECCO code and its name;
+                    ``result`` is text such as 红胜, 黑负, 和棋 or 1-0)
+
+The side to move is the side of the first move's piece (the format has no field for it).
+Branch numbering and the comment keys follow the reading of vschess (微思象棋播放器), the
+most used open player.
+
+``read_dhtml(source)`` reads text (a str holding ``[DhtmlXQ``), bytes, a path or a file, and
+returns a Game; moves it cannot play are recorded in ``game.errors`` (with the ply) and the
+rest of their branch dropped. ``write_dhtml(game)`` writes the tags, the start, the tree and
+the comments; reading it back gives the same game.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ._records import Source, add_error, board_text, load_start, piece_at, read_source
+from .errors import IllegalMoveError, XiangqiError
+from .move import Move
+from .pgn import ChildNode, Game, GameNode
+from .position import Position
+
+__all__ = ["InvalidDhtmlError", "read_dhtml", "sniff", "write_dhtml"]
+
+#: Piece letters (FEN) of the 32 binit pairs, in order.
+PIECE_ORDER = "RNBAKABNRCCPPPPPrnbakabnrccppppp"
+#: DhtmlXQ tag name -> PGN tag name.
+TAGS = {
+    "title": "Title",
+    "event": "Event",
+    "date": "Date",
+    "place": "Site",
+    "round": "Round",
+    "red": "Red",
+    "black": "Black",
+    "redteam": "RedTeam",
+    "blackteam": "BlackTeam",
+    "open": "Opening",
+    "author": "Annotator",
+    "remark": "Remark",
+}
+#: Result words after _normal_result(), and the PGN result each means.
+RESULT_WORDS = {
+    "1-0": "1-0",
+    "0-1": "0-1",
+    "1/2-1/2": "1/2-1/2",
+    "红胜": "1-0",
+    "黑负": "1-0",
+    "黑胜": "0-1",
+    "红负": "0-1",
+    "和": "1/2-1/2",
+    "和棋": "1/2-1/2",
+    "红和": "1/2-1/2",
+    "黑和": "1/2-1/2",
+}
+_RESULT_TEXT = {"1-0": "红胜", "0-1": "黑胜", "1/2-1/2": "和棋"}
+_TRADITIONAL = str.maketrans({"紅": "红", "勝": "胜", "負": "负"})
+_ECCO = re.compile(r"([A-E][0-9]{2})\b\s*(.*)", re.S)
+_COMMENT_KEY = re.compile(r"comment(?:([0-9]+)_)?([0-9]+)")
+_BRANCH_KEY = re.compile(r"move_([0-9]+)_([0-9]+)_([0-9]+)")
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+#: At most this many characters of input are quoted in an error message.
+_QUOTE = 60
+
+
+class InvalidDhtmlError(XiangqiError):
+    """Text that holds no DhtmlXQ record, or one whose start position cannot be read."""
+
+
+def sniff(data: bytes) -> bool:
+    """Do these bytes (the start of a file or page) hold a DhtmlXQ record?"""
+    return b"[DhtmlXQ" in data or "[DhtmlXQ".encode("utf-16-le") in data
+
+
+def _decode(data: bytes) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="replace")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("gb18030", errors="replace")
+
+
+def _text_of(source: object) -> str:
+    if isinstance(source, str) and "[DhtmlXQ" not in source:
+        if not os.path.exists(source):
+            shown = repr(source[:_QUOTE]) + ("..." if len(source) > _QUOTE else "")
+            raise InvalidDhtmlError(f"no [DhtmlXQ_...] tags in the text, nor a file named {shown}")
+    elif isinstance(source, str):
+        return source
+    return _decode(read_source(source, "read_dhtml"))
+
+
+def _tags(text: str) -> dict[str, str]:
+    """Each DhtmlXQ tag's value (the first of repeated tags), in linear time."""
+    found: dict[str, str] = {}
+    for segment in text.split("[DhtmlXQ")[1:]:
+        if not segment.startswith("_"):
+            continue
+        close = segment.find("]")
+        if close < 0:
+            continue
+        name = segment[1:close].lower()
+        end = segment.find("[/DhtmlXQ", close)
+        value = segment[close + 1 : end if end >= 0 else len(segment)]
+        found.setdefault(name, value.strip())
+    return found
+
+
+def _unescape(value: str) -> str:
+    value = value.replace("||", "\n")
+    return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), value)
+
+
+def _escape(value: str) -> str:
+    out = []
+    for ch in value.replace("\r\n", "\n"):
+        if ch in "[]\\|":
+            out.append(f"\\u{ord(ch):04x}")
+        elif ch == "\n":
+            out.append("||")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _square(x: str, y: str) -> int:
+    return int(x) + 9 * (9 - int(y))
+
+
+def _move_square(x: str, y: str) -> int | None:
+    return None if x == "9" else _square(x, y)
+
+
+def _normal_result(text: str) -> str:
+    word = text.translate(_TRADITIONAL).replace("先", "").replace("方", "").strip()
+    return RESULT_WORDS.get(word, "*")
+
+
+def _start(tags: dict[str, str]) -> str:
+    """FEN board text of the binit (or fen) tag; the usual start when both are missing."""
+    if tags.get("fen"):
+        fen = tags["fen"]
+        try:
+            return Position(fen if " " in fen else fen + " w - - 0 1").board_fen()
+        except XiangqiError as exc:
+            raise InvalidDhtmlError(f"DhtmlXQ_fen is not a position: {exc}") from None
+    binit = tags.get("binit", "")
+    if not binit:
+        return Position().board_fen()
+    if len(binit) != 64 or not binit.isdigit():
+        raise InvalidDhtmlError(f"DhtmlXQ_binit must be 64 digits, got {binit[:_QUOTE]!r}")
+    board: list[str | None] = [None] * 90
+    for i in range(32):
+        x, y = binit[2 * i], binit[2 * i + 1]
+        if x == "9":  # "99" (or any x of 9): the piece is not on the board
+            continue
+        square = _square(x, y)
+        if board[square] is not None:
+            raise InvalidDhtmlError(f"DhtmlXQ_binit puts two pieces on square {x}{y}: {binit!r}")
+        board[square] = PIECE_ORDER[i]
+    return board_text(board)
+
+
+def _moves(text: str) -> tuple[list[tuple[int | None, int | None]], str]:
+    """The (from, to) squares of a move string, and what was left unread (bad text)."""
+    moves: list[tuple[int | None, int | None]] = []
+    usable = len(text) - len(text) % 4
+    for i in range(0, usable, 4):
+        chunk = text[i : i + 4]
+        if not chunk.isdigit():
+            return moves, text[i:]
+        moves.append((_move_square(chunk[0], chunk[1]), _move_square(chunk[2], chunk[3])))
+    return moves, text[usable:]
+
+
+def read_dhtml(source: Source) -> Game:
+    """Read a DhtmlXQ record (text, bytes, a str or os.PathLike path, or a file) into a Game.
+
+    Squares are public numbers 0..89. Raises InvalidDhtmlError when the text holds no
+    ``[DhtmlXQ_...]`` tag or its start position cannot be read; moves that cannot be
+    played are recorded in game.errors and the rest of their branch dropped.
+    """
+    text = _text_of(source)
+    tags = _tags(text)
+    if not tags:
+        raise InvalidDhtmlError(f"no [DhtmlXQ_...] tags in the text: {text[:_QUOTE]!r}")
+    board = _start(tags)
+    # dpxq's own player rewrites movelist as move_0_1_0; some pages carry only that.
+    main, rest = _moves(tags.get("movelist", tags.get("move_0_1_0", "")))
+    side = "w"
+    if main and main[0][0] is not None:
+        letter = piece_at(board, main[0][0])
+        side = "b" if letter is not None and letter.islower() else "w"
+    try:
+        fen, note = load_start(board, side)
+    except XiangqiError as exc:
+        raise InvalidDhtmlError(f"the DhtmlXQ start is not a valid position: {exc}") from None
+    game = Game(fen=fen)
+    if note is not None and main:
+        add_error(game, f"DhtmlXQ: {note}", 0)
+    for key, name in TAGS.items():
+        if tags.get(key):
+            game.tags[name] = _unescape(tags[key])
+    opening = _ECCO.match(game.tags.get("Opening", ""))
+    if opening:
+        game.tags["ECCO"] = opening.group(1)
+    game.tags["Result"] = _normal_result(tags.get("result", ""))
+    comments: dict[tuple[int, int], str] = {}
+    branches: dict[int, list[tuple[int, int, int, str]]] = {}
+    for key, value in tags.items():
+        m = _COMMENT_KEY.fullmatch(key)
+        if m:
+            comments[(int(m.group(1) or 0), int(m.group(2)))] = _unescape(value)
+            continue
+        m = _BRANCH_KEY.fullmatch(key)
+        if m:
+            parent, ply, branch = (int(g) for g in m.groups())
+            if branch == 0:
+                continue  # move_0_1_0: the main line, read above
+            branches.setdefault(parent, []).append((branch, ply, parent, value))
+    game.comment = comments.get((0, 0), "")
+    if rest:
+        add_error(game, f"DhtmlXQ_movelist ends in text that is no move: {rest[:_QUOTE]!r}", 0)
+    # (branch, ply) -> the node from which that ply is played (vschess's table).
+    table: dict[tuple[int, int], GameNode] = {(0, 1): game}
+    _grow(game, game, main, 0, 1, comments, table)
+    # Branches hang from branches read before them: walk from the main line outwards.
+    queue = [0]
+    placed = {0}
+    while queue:
+        parent = queue.pop()
+        for branch, ply, _, value in branches.pop(parent, []):
+            if branch in placed:
+                add_error(game, f"DhtmlXQ branch {branch} is given twice, skipped", ply)
+                continue
+            target = table.get((parent, ply))
+            if target is None:
+                add_error(
+                    game,
+                    f"DhtmlXQ_move_{parent}_{ply}_{branch} starts where branch {parent} has "
+                    f"no ply {ply}, skipped",
+                    ply,
+                )
+                continue
+            moves, bad = _moves(value)
+            if bad:
+                add_error(game, f"DhtmlXQ branch {branch} ends in no move: {bad[:_QUOTE]!r}", ply)
+            _grow(game, target, moves, branch, ply, comments, table)
+            placed.add(branch)
+            queue.append(branch)
+    for parent, lost in branches.items():
+        for branch, ply, _, _ in lost:
+            add_error(game, f"DhtmlXQ branch {branch} hangs from missing branch {parent}", ply)
+    game._version += 1
+    return game
+
+
+def _grow(
+    game: Game,
+    node: GameNode,
+    moves: list[tuple[int | None, int | None]],
+    branch: int,
+    ply: int,
+    comments: dict[tuple[int, int], str],
+    table: dict[tuple[int, int], GameNode],
+) -> None:
+    """Play moves from node as branch (its first move is ply), registering each node."""
+    if not moves:
+        return
+    pos = node.board()
+    for i, (frm, to) in enumerate(moves):
+        n = ply + i
+        try:
+            if frm is None or to is None or frm == to:
+                raise IllegalMoveError("the digits name no move on the board")
+            move = Move(frm, to)
+            pos.push(move)
+        except IllegalMoveError as exc:
+            add_error(game, f"DhtmlXQ branch {branch} ply {n} is not legal, rest dropped: {exc}", n)
+            return
+        node = ChildNode(node, move, comments.get((branch, n), ""), "", set())
+        node.parent.variations.append(node)
+        table[(branch, n + 1)] = node
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+def _pair(square: int) -> str:
+    return f"{square % 9}{9 - square // 9}"
+
+
+def write_dhtml(game: GameNode) -> str:
+    """The DhtmlXQ text of a Game: tags, start (binit), main line, branches and comments.
+
+    Squares are public numbers 0..89. Comments and tag values escape ``[``, ``]``, ``\\``
+    and ``|`` as \\uXXXX and write line breaks as ``||``; NAGs and starting comments have
+    no place in DhtmlXQ and are dropped. read_dhtml() reads the text back to the same game.
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"write_dhtml() takes a pgn.Game, got {type(game).__name__}")
+    lines = ["[DhtmlXQ]"]
+
+    def tag(name: str, value: str) -> None:
+        lines.append(f"[DhtmlXQ_{name}]{value}[/DhtmlXQ_{name}]")
+
+    for key, name in TAGS.items():
+        if game.tags.get(name) and game.tags[name] != "?":
+            tag(key, _escape(game.tags[name]))
+    result = game.tags.get("Result", "*")
+    if result in _RESULT_TEXT:
+        tag("result", _RESULT_TEXT[result])
+    pos = Position(game.fen)
+    slots = ["99"] * 32
+    for square, piece in sorted(pos.piece_map().items()):
+        letter = piece.symbol()
+        letter = {"E": "B", "H": "N", "e": "b", "h": "n"}.get(letter, letter)
+        for i in range(32):
+            if PIECE_ORDER[i] == letter and slots[i] == "99":
+                slots[i] = _pair(square)
+                break
+    tag("binit", "".join(slots))
+    # Branch numbering: the main line is 0; each later child of a node starts the next
+    # number, its parent branch the node's; numbered parents-first (pre-order).
+    branch_lines: list[tuple[int, int, int, str]] = []
+    comment_tags: list[tuple[str, str]] = []
+    if game.comment:
+        comment_tags.append(("comment0", _escape(game.comment)))
+    count = 0
+    # (first node of a branch, branch number, ply of that node, parent branch)
+    stack: list[tuple[ChildNode, int, int, int]] = []
+    if game.variations:
+        for child in reversed(game.variations[1:]):
+            stack.append((child, -1, 1, 0))
+        stack.append((game.variations[0], 0, 1, 0))
+    while stack:
+        node, branch, ply, parent = stack.pop()
+        if branch < 0:
+            count += 1
+            branch = count
+        moves = []
+        pending: list[tuple[ChildNode, int, int, int]] = []
+        current: ChildNode | None = node
+        n = ply
+        while current is not None:
+            moves.append(_pair(current.move.from_square) + _pair(current.move.to_square))
+            if current.comment:
+                key = f"comment{n}" if branch == 0 else f"comment{branch}_{n}"
+                comment_tags.append((key, _escape(current.comment)))
+            for child in current.variations[1:]:
+                pending.append((child, -1, n + 1, branch))
+            current = current.variations[0] if current.variations else None
+            n += 1
+        branch_lines.append((parent, ply, branch, "".join(moves)))
+        # Siblings of this branch's first move come after it, then the branches inside it.
+        for item in reversed(pending):
+            stack.append(item)
+    for parent, ply, branch, text in branch_lines:
+        if branch == 0:
+            tag("movelist", text)
+        else:
+            tag(f"move_{parent}_{ply}_{branch}", text)
+    for key, value in comment_tags:
+        tag(key, value)
+    lines.append("[/DhtmlXQ]")
+    return "\n".join(lines) + "\n"
