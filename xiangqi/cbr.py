@@ -168,6 +168,25 @@ def _board(data: Buffer, start: int) -> str:
     return board_text(board)
 
 
+def _start_game(fmt: str, board: str, side: str, first_from: int | None, game_number: int) -> Game:
+    """A Game at the record's start diagram (board: FEN board field; side: "w" or "b").
+
+    The piece on the first move's from-square (public number, or None) decides the side
+    to move when the header says otherwise; an odd diagram is read and flagged.
+    """
+    letter = None if first_from is None else piece_at(board, first_from)
+    if letter is not None:
+        side = "w" if letter.isupper() else "b"
+    try:
+        fen, note = load_start(board, side)
+    except XiangqiError as exc:
+        raise InvalidCbrError(f"the {fmt} start position is not a valid position: {exc}") from None
+    game = Game(fen=fen)
+    if note is not None:
+        add_error(game, f"{fmt}: {note}", 0, game_number)
+    return game
+
+
 def _parse_record(data: Buffer, start: int, end: int, game_number: int) -> Game:
     """The game of the CBR record in data[start:end] (end: where the next record starts)."""
     if end - start < HEADER_SIZE or data[start : start + 15] != RECORD_MAGIC[:15]:
@@ -188,20 +207,9 @@ def _parse_record(data: Buffer, start: int, end: int, game_number: int) -> Game:
         cut = text is None
         comment = text or ""
     has_moves = not cut and not records.at_end()
-    if has_moves:
-        frm = data[records.offset + 2]
-        square = _point(frm)
-        letter = None if square is None else piece_at(board, square)
-        if letter is not None:
-            side = "w" if letter.isupper() else "b"
-    try:
-        fen, note = load_start(board, side)
-    except XiangqiError as exc:
-        raise InvalidCbrError(f"the CBR start position is not a valid position: {exc}") from None
-    game = Game(fen=fen)
+    first_from = _point(data[records.offset + 2]) if has_moves else None
+    game = _start_game("CBR", board, side, first_from, game_number)
     game.comment = comment
-    if note is not None:
-        add_error(game, f"CBR: {note}", 0, game_number)
     for offset, size, name in STRINGS:
         value = _utf16(data[start + offset : start + offset + size])
         if value:
@@ -336,18 +344,8 @@ def read_cbf(source: Source) -> Game:
     fen = values.get("FEN", "")
     board = fen.split()[0] if fen else Position().board_fen()
     side = "b" if len(fen.split()) > 1 and fen.split()[1] == "b" else "w"
-    if len(moves) > 1:
-        square = _cbf_square(moves[1].get("value", "")[:2])
-        letter = None if square is None else piece_at(board, square)
-        if letter is not None:
-            side = "w" if letter.isupper() else "b"
-    try:
-        start, note = load_start(board, side)
-    except XiangqiError as exc:
-        raise InvalidCbrError(f"the CBF start position is not a valid position: {exc}") from None
-    game = Game(fen=start)
-    if note is not None:
-        add_error(game, f"CBF: {note}", 0)
+    first_from = _cbf_square(moves[1].get("value", "")[:2]) if len(moves) > 1 else None
+    game = _start_game("CBF", board, side, first_from, 0)
     for name, tag in CBF_TAGS.items():
         if values.get(name):
             game.tags[tag] = values[name]
