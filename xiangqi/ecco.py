@@ -12,10 +12,12 @@ How the code is found: like the classifiers of Chinese game viewers, by the move
 with the transpositions the tree allows (xiangqi/ecco_tree.txt documents its notation). Each
 ply is written in WXF from the mover's side (``xiangqi.notation.wxf``); when Red's first move
 starts on Red's file 6..9 the whole game is mirrored, so that ``炮八平五`` reads as ``炮二平五``.
-The tree's branch points, moves and codes are the facts of the classifier that
-FastLight126/vschess ships (``function.wxfToEcco.js``, LGPL-3.0; it follows Xiangqi Wizard's
-ECCO classifier, xqbase.com); this module, its tree notation and its data files are this
-project's own. The names are those of the same table (xiangqi/ecco_names.txt).
+Provenance: the tree's branch points, moves and codes, and the names, are facts read from
+the ECCO classifier of the vschess viewer (微思象棋播放器, github.com/FastLight126/vschess,
+``vschess/develop/module/function.wxfToEcco.js`` and ``config.js``; Copyright 2009-2025
+Margin.Top; its source headers since V2.6.0 say LGPL, an older LICENSE file in that repository
+carries the GPL-3.0 text), which credits the algorithm to xqbase.com (象棋百科全书). No code was
+copied: this module, the tree notation and the two data files are this project's own.
 """
 
 from __future__ import annotations
