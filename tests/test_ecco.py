@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import xiangqi
-from xiangqi import ecco, pgn
+from xiangqi import Position, ecco, pgn
 from xiangqi.errors import IllegalMoveError, InvalidMoveError
 
 DATA = Path(__file__).parent / "data"
@@ -23,9 +23,10 @@ CCPD_GAMES = DATA / "games" / "ccpd" / "ccpd_chinese.pgn"
 #: The Big5 originals, where a checkout has ../shared beside it (as CI does).
 CCPD_BIG5 = Path(__file__).resolve().parents[2] / "shared" / "data" / "ccpd-big5"
 
-#: Of the 120 CCPD master games, how many [ECCO] tags the classifier reproduces (measured;
-#: the two others are listed in tests/data/ecco/README.md with the reason).
-CCPD_AGREEMENT = 118
+#: Of the 120 CCPD master games, and of the 7 CCPD "position" records that are openings from
+#: the usual start, how many [ECCO] tags the classifier reproduces (measured; the others are
+#: listed in tests/data/ecco/README.md with the reason).
+CCPD_AGREEMENT = {"master": (118, 120), "position": (6, 7)}
 
 
 def ccpd_rows() -> list[tuple[str, str, list[str]]]:
@@ -36,23 +37,28 @@ def ccpd_rows() -> list[tuple[str, str, list[str]]]:
     return rows
 
 
-def test_ccpd_master_games_reproduce_their_ecco_tags() -> None:
-    rows = ccpd_rows()
-    assert len(rows) == 120
-    disagree = [(name, code, ecco.classify(moves)) for name, code, moves in rows]
-    disagree = [row for row in disagree if row[2] is None or row[2].code != row[1]]
-    assert len(rows) - len(disagree) >= CCPD_AGREEMENT, disagree
+@pytest.mark.parametrize("kind", ["master", "position"])
+def test_ccpd_games_reproduce_their_ecco_tags(kind: str) -> None:
+    rows = [row for row in ccpd_rows() if row[0].startswith(kind)]
+    floor, total = CCPD_AGREEMENT[kind]
+    assert len(rows) == total
+    found = [(name, code, ecco.classify(moves)) for name, code, moves in rows]
+    disagree = [row for row in found if row[2] is None or row[2].code != row[1]]
+    assert len(rows) - len(disagree) >= floor, disagree
 
 
 @pytest.mark.skipif(not CCPD_BIG5.is_dir(), reason="no ../shared/data/ccpd-big5")
 def test_ccpd_openings_file_matches_the_big5_originals() -> None:
     """tests/data/ecco/ccpd_openings.txt is what its script derives from the published files."""
-    games = sorted(CCPD_BIG5.glob("master-*.pgn"))
-    assert len(games) == 120
-    for (name, code, moves), path in zip(ccpd_rows(), games):
+    rows = ccpd_rows()
+    assert len(rows) == 127
+    assert len(list(CCPD_BIG5.glob("master-*.pgn"))) == 120
+    for name, code, moves in rows:
+        path = CCPD_BIG5 / name
         game = pgn.read_game(path.read_bytes().decode("cp950"), strict=True)
         assert game is not None
-        assert (name, code) == (path.name, game.tags["ECCO"])
+        assert Position(game.fen).fen() == xiangqi.START_FEN
+        assert code == game.tags["ECCO"]
         assert moves == [str(m) for m in game.mainline_moves()[:20]]
 
 

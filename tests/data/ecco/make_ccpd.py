@@ -2,7 +2,8 @@
 
     python tests/data/ecco/make_ccpd.py ../shared/data/ccpd-big5
 
-Each master-*.pgn is decoded as code page 950 (Big5) here, not by xiangqi.pgn, and read by
+Each master-*.pgn, then each position-*.pgn that starts from the usual position and carries an
+[ECCO] tag, is decoded as code page 950 (Big5) here, not by xiangqi.pgn, and read by
 xiangqi.pgn; one line per game: file name, its [ECCO] tag, then its first 20 plies in ICCS.
 """
 
@@ -11,17 +12,21 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from xiangqi import pgn
+from xiangqi import START_FEN, Position, pgn
 
 HERE = Path(__file__).parent
 
 
 def rows(source: Path) -> list[str]:
-    """One line per master game of source, in file-name order."""
+    """One line per game of source that has an ECCO code, masters first, by file name."""
     out = []
-    for path in sorted(source.glob("master-*.pgn")):
+    paths = sorted(source.glob("master-*.pgn")) + sorted(source.glob("position-*.pgn"))
+    for path in paths:
         game = pgn.read_game(path.read_bytes().decode("cp950"), strict=True)
         assert game is not None, path
+        if path.name.startswith("position-"):
+            if Position(game.fen).fen() != START_FEN or not game.tags.get("ECCO"):
+                continue
         moves = " ".join(str(m) for m in game.mainline_moves()[:20])
         out.append(f"{path.name}\t{game.tags['ECCO']}\t{moves}")
     return out
