@@ -48,6 +48,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import typing
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping, MutableSequence
 from typing import IO, Literal, overload
@@ -59,6 +60,9 @@ from .notation import chinese, iccs, parse_chinese, parse_iccs, parse_wxf, wxf
 from .pieces import Color
 from .position import Position
 from .rules import Outcome
+
+if typing.TYPE_CHECKING:
+    from .ecco import Opening
 
 __all__ = [
     "RESULTS",
@@ -493,6 +497,12 @@ class Game(GameNode):
         the Result tag's (which says what the record claims).
         """
         return self.end().outcome(repetitions=repetitions, move_limit=move_limit)
+
+    def set_opening_tags(self, traditional: bool = False) -> Opening | None:
+        """Set the ECCO, Opening and Variation tags from the main line (xiangqi.ecco.tag_game)."""
+        from .ecco import tag_game
+
+        return tag_game(self, traditional=traditional)
 
     @property
     def headers(self) -> dict[str, str]:
