@@ -21,6 +21,11 @@ plane        contents
 uint8 rather than float32: a step of 1,024 environments then writes 1.4 MB of
 planes instead of 5.9 MB, which keeps the vectorised environment above a million
 steps per second; ``planes.astype(np.float32)`` is one call for a network.
+
+Channels first, (N, C, 10, 9) in a batch, is the layout PyTorch's ``Conv2d`` takes. The
+PettingZoo env follows chess_v6 instead: bool, channels last (10, 9, C);
+``chess_v6_layout(planes)`` turns these planes into that layout (see its docstring),
+and ``np.moveaxis(obs, -1, -3)`` turns such an observation back to channels first.
 """
 
 from __future__ import annotations
@@ -116,3 +121,34 @@ def legal_mask(position: Position) -> npt.NDArray[np.bool_]:
     """Legal-action mask of one position, bool (2086,)."""
     mask: npt.NDArray[np.bool_] = legal_mask_batch([position])[0]
     return mask
+
+
+def chess_v6_layout(planes: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """uint8 planes (..., C, 10, 9) as PettingZoo chess_v6 lays out its observations:
+    bool, channels last, (..., 10, 9, C), a new C-contiguous array.
+
+    The piece planes (0..13 and the history blocks) are copied as they are. Channel 14
+    is True everywhere when the position occurred before since the last capture
+    (chess_v6's repetition channel). Channel 15 is the no-capture clock as chess_v6's
+    move-clock channel writes it: the one entry at flat index min(clock // 2, 89) of
+    the (10, 9) plane (rank * 9 + file, in the observer's view) is True (clock read as
+    the planes hold it, saturated at 255).
+    """
+    array = np.asarray(planes)
+    if array.dtype != np.uint8:
+        raise TypeError(f"planes must be uint8, got dtype {array.dtype}")
+    shape = array.shape
+    if (
+        len(shape) < 3
+        or shape[-2:] != (10, 9)
+        or shape[-3] < BASE_PLANES
+        or (shape[-3] - BASE_PLANES) % PIECE_PLANES
+    ):
+        raise ValueError(f"planes must have shape (..., 16 + 14 * k, 10, 9), got {shape}")
+    channels = shape[-3]
+    out = np.moveaxis(array, -3, -1).astype(np.bool_, order="C")
+    flat = out.reshape(-1, 90, channels)
+    flat[:, :, 15] = False
+    clocks = array[..., 15, 0, 0].reshape(-1) // 2
+    flat[np.arange(flat.shape[0]), np.minimum(clocks, 89), 15] = True
+    return out
