@@ -38,7 +38,7 @@ from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
 from .actions import NUM_ACTIONS, action_to_move
-from .planes import chess_v6_layout, num_planes
+from .planes import _chess_v6_one, num_planes
 
 
 def judge(position: Position) -> tuple[bool, Color | None]:
@@ -149,7 +149,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
             mask[:] = 0
         if self.channels_first:
             return {"observation": planes, "action_mask": mask}
-        return {"observation": chess_v6_layout(planes), "action_mask": mask}
+        return {"observation": _chess_v6_one(planes), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.agents = self.possible_agents[:]

@@ -145,10 +145,27 @@ def chess_v6_layout(planes: npt.ArrayLike) -> npt.NDArray[np.bool_]:
         or (shape[-3] - BASE_PLANES) % PIECE_PLANES
     ):
         raise ValueError(f"planes must have shape (..., 16 + 14 * k, 10, 9), got {shape}")
-    channels = shape[-3]
-    out = np.moveaxis(array, -3, -1).astype(np.bool_, order="C")
-    flat = out.reshape(-1, 90, channels)
+    nd = array.ndim
+    if nd == 3:
+        return _chess_v6_one(array)
+    # Pieces are 0 or 1, so a bool view copies them as they are; channels 14 and 15
+    # (counts) are rewritten below. copy() lays the transposed view out C-contiguous.
+    out = array.view(np.bool_).transpose(*range(nd - 3), nd - 2, nd - 1, nd - 3).copy()
+    flat = out.reshape(-1, 90, shape[-3])
+    flat[:, :, 14] = (array[..., 14, 0, 0].reshape(-1) != 0)[:, None]
     flat[:, :, 15] = False
     clocks = array[..., 15, 0, 0].reshape(-1) // 2
     flat[np.arange(flat.shape[0]), np.minimum(clocks, 89), 15] = True
+    return out
+
+
+def _chess_v6_one(planes: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """chess_v6_layout of one (C, 10, 9) uint8 array, unchecked (the AEC env's path):
+    contiguous writes on a copy, then one gather."""
+    work = planes.copy()
+    work[14] = work[14, 0, 0] != 0
+    n = min(int(work[15, 0, 0]) // 2, 89)
+    work[15] = 0
+    work[15, n // 9, n % 9] = 1
+    out: npt.NDArray[np.bool_] = work.view(np.bool_).transpose(1, 2, 0).copy()
     return out
