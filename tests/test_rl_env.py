@@ -28,6 +28,21 @@ def reference_planes(pos: Position, reps: int) -> np.ndarray:
     return planes
 
 
+def reference_chess_v6(pos: Position, reps: int) -> np.ndarray:
+    """chess_v6's layout of pos from the mover's view: bool (10, 9, 16), channels last;
+    channel 14 set when the position occurred before, channel 15 one-hot at the
+    no-capture clock // 2 (chess_v6's move-clock channel)."""
+    obs = np.zeros((10, 9, 16), dtype=np.bool_)
+    view = pos.turn
+    for square, piece in pos.piece_map().items():
+        rank = square // 9 if view == RED else 9 - square // 9
+        obs[rank, square % 9, int(piece.piece_type) + (0 if piece.color == view else 7)] = True
+    obs[:, :, 14] = reps > 0
+    n = min(pos.halfmove_clock // 2, 89)
+    obs[n // 9, n % 9, 15] = True
+    return obs
+
+
 def reference_mask(pos: Position) -> np.ndarray:
     mask = np.zeros(rl.NUM_ACTIONS, dtype=np.bool_)
     for move in pos.legal_moves():
@@ -320,7 +335,7 @@ def test_pettingzoo_random_games_agree_with_position():
                 continue
             color = RED if agent == "player_0" else BLACK
             assert color == pos.turn
-            assert np.array_equal(obs["observation"], reference_planes(pos, game.repetitions()))
+            assert np.array_equal(obs["observation"], reference_chess_v6(pos, game.repetitions()))
             assert np.array_equal(obs["action_mask"].astype(bool), reference_mask(pos))
             action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
             env.step(action)
@@ -346,9 +361,80 @@ def test_pettingzoo_black_observes_from_its_side():
     env.step(rl.move_to_action(Move.from_iccs("h2e2"), RED))
     pos = Position()
     pos.push_iccs("h2e2")
-    assert np.array_equal(env.observe("player_1")["observation"][:14], rl.encode(pos)[:14])
+    black_view = env.observe("player_1")["observation"]
+    assert np.array_equal(black_view, reference_chess_v6(pos, 0))
+    assert black_view[9 - 2, 4, 12]  # Red's cannon on e2 is the opponent's, ranks flipped
     red_view = env.observe("player_0")["observation"]
-    assert red_view[5, 2, 4] == 1  # Red's cannon now on e2, seen by Red
+    assert red_view[2, 4, 5]  # Red's cannon now on e2, seen by Red
+
+
+def test_pettingzoo_observation_follows_chess_v6():
+    # The dtypes, bounds and channels-last layout of PettingZoo's own chess_v6 spaces,
+    # from the installed env when it loads (it needs pygame and python-chess), else as
+    # pettingzoo/classic/chess/chess.py (1.25) declares them.
+    from gymnasium import spaces
+
+    try:
+        from pettingzoo.classic import chess_v6
+
+        theirs = chess_v6.env().observation_space("player_0")
+    except ImportError:
+        theirs = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, shape=(8, 8, 111), dtype=bool),
+                "action_mask": spaces.Box(0, 1, shape=(4672,), dtype=np.int8),
+            }
+        )
+    for history in (0, 2):
+        ours = rl.env(history=history).observation_space("player_0")
+        assert set(ours.spaces) == set(theirs.spaces)
+        for key in ("observation", "action_mask"):
+            assert ours[key].dtype == theirs[key].dtype, key
+            assert (ours[key].low.max(), ours[key].high.min()) == (0, 1), key
+        assert ours["observation"].shape == (10, 9, 16 + 14 * history)  # (8, 8, 111) there
+        assert ours["action_mask"].shape == (rl.NUM_ACTIONS,)
+    env = rl.env(history=2)
+    env.reset()
+    obs = env.observe("player_0")
+    assert env.observation_space("player_0").contains(obs)
+
+
+def test_pettingzoo_channels_first_gives_the_planes():
+    env = rl.raw_env(channels_first=True, history=1)
+    env.reset()
+    env.step(rl.move_to_action(Move.from_iccs("h2e2"), RED))
+    pos = Position()
+    pos.push_iccs("h2e2")
+    obs = env.observe("player_1")
+    assert obs["observation"].dtype == np.uint8 and obs["observation"].shape == (30, 10, 9)
+    assert np.array_equal(obs["observation"], rl.encode(pos, history=1))
+    assert env.observation_space("player_1").contains(obs)
+    # chess_v6_layout maps the planes onto the default observation
+    default = rl.raw_env(history=1)
+    default.reset()
+    default.step(rl.move_to_action(Move.from_iccs("h2e2"), RED))
+    converted = rl.chess_v6_layout(obs["observation"])
+    assert np.array_equal(converted, default.observe("player_1")["observation"])
+    assert np.array_equal(np.moveaxis(converted, -1, -3)[:14], obs["observation"][:14])
+
+
+def test_chess_v6_layout_of_a_batch_and_its_counters():
+    # A game with a repeated position and a long no-capture stretch, in one batch.
+    fen = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 37 1"
+    pos = Position(fen)
+    positions, reps = [pos.copy()], [0]
+    for text in ["a1e1", "e9f9", "e1f1", "f9e9", "f1e1"]:
+        pos.push_iccs(text)
+        positions.append(pos.copy())
+        reps.append(1 if text == "f1e1" else 0)  # back to the position after a1e1
+    batch = rl.chess_v6_layout(rl.encode_batch(positions))
+    assert batch.shape == (6, 10, 9, 16) and batch.flags.c_contiguous
+    for got, p, r in zip(batch, positions, reps):
+        assert np.array_equal(got, reference_chess_v6(p, r))
+    with pytest.raises(TypeError, match="uint8"):
+        rl.chess_v6_layout(np.zeros((16, 10, 9), dtype=np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        rl.chess_v6_layout(np.zeros((17, 10, 9), dtype=np.uint8))
 
 
 def rss_bytes() -> int:

@@ -5,18 +5,40 @@ PettingZoo and Gymnasium).
 - ``xiangqi.rl.actions``: the 2,086 actions, ``move_to_action``, ``action_to_move``,
   ``mirror_action``; Black's moves are seen with the ranks flipped.
 - ``xiangqi.rl.planes``: ``encode``/``encode_batch`` (uint8 planes (C, 10, 9), layout
-  documented there) and ``legal_mask``/``legal_mask_batch`` (bool (N, 2086)).
+  documented there), ``legal_mask``/``legal_mask_batch`` (bool (N, 2086)) and
+  ``chess_v6_layout`` (the PettingZoo env's bool channels-last layout).
 - ``xiangqi.rl.vector``: ``VectorEnv``, many games stepped in C.
+- ``xiangqi.rl.GymVectorEnv``, ``xiangqi.rl.GymEnv``: Gymnasium's vector and single
+  environment APIs (xiangqi.rl.gym_env; import Gymnasium on first use).
 - ``xiangqi.rl.env()``: the PettingZoo AEC environment (imports PettingZoo lazily).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import ACTIONS, NUM_ACTIONS, action_to_move, mirror_action, move_to_action
-from .planes import encode, encode_batch, legal_mask, legal_mask_batch, num_planes
+from .planes import (
+    chess_v6_layout,
+    encode,
+    encode_batch,
+    legal_mask,
+    legal_mask_batch,
+    num_planes,
+)
 from .vector import IllegalActionError, VectorEnv
+
+if TYPE_CHECKING:
+    from .gym_env import GymEnv, GymVectorEnv
+
+
+def __getattr__(name: str) -> Any:
+    # GymEnv and GymVectorEnv subclass Gymnasium's classes: import it only when asked.
+    if name in ("GymEnv", "GymVectorEnv"):
+        from . import gym_env
+
+        return getattr(gym_env, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def env(**kwargs: Any) -> Any:
@@ -36,9 +58,12 @@ def raw_env(**kwargs: Any) -> Any:
 __all__ = [
     "ACTIONS",
     "NUM_ACTIONS",
+    "GymEnv",
+    "GymVectorEnv",
     "IllegalActionError",
     "VectorEnv",
     "action_to_move",
+    "chess_v6_layout",
     "encode",
     "encode_batch",
     "env",

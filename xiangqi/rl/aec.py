@@ -1,9 +1,14 @@
 """The PettingZoo AEC environment, following PettingZoo Classic's chess_v6.
 
 Agents ``player_0`` (Red) and ``player_1`` (Black). ``observe(agent)`` returns
-``{"observation": uint8 (16 + 14 * history, 10, 9) planes from that agent's view,
-"action_mask": int8 (2086,)}`` (the mask is all zeros when it is not the agent's
-turn); see xiangqi.rl.planes and xiangqi.rl.actions. Rewards are +1/-1 when a game
+``{"observation": bool (10, 9, 16 + 14 * history), "action_mask": int8 (2086,)}``,
+chess_v6's dtypes and layout (channels last, ``Box(0, 1)``), from that agent's view;
+the mask is all zeros when it is not the agent's turn. The channels are the planes of
+xiangqi.rl.planes as ``chess_v6_layout`` turns them to bool (channel 14: the position
+occurred before; channel 15: the no-capture clock as chess_v6's one-hot move clock).
+``channels_first=True`` observes the uint8 (16 + 14 * history, 10, 9) planes themselves
+instead (the layout of encode_batch, VectorEnv and GymVectorEnv, PyTorch's).
+See xiangqi.rl.planes and xiangqi.rl.actions. Rewards are +1/-1 when a game
 is won and lost, 0 for a draw, judged by ``Position.outcome()`` (the game-end rulings
 of xiangqi.rules: perpetual check and chase lose, repetition and the move rule draw);
 the game is truncated at ``max_plies`` plies.
@@ -33,7 +38,7 @@ from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
 from .actions import NUM_ACTIONS, action_to_move
-from .planes import num_planes
+from .planes import _chess_v6_one, num_planes
 
 
 def judge(position: Position) -> tuple[bool, Color | None]:
@@ -75,8 +80,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         max_plies: int = 500,
         history: int = 0,
         fen: str = START_FEN,
+        channels_first: bool = False,
     ) -> None:
-        EzPickle.__init__(self, render_mode, max_plies, history, fen)
+        EzPickle.__init__(self, render_mode, max_plies, history, fen, channels_first)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -86,6 +92,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         self.max_plies = max_plies
         self.history = history
         self.fen = fen
+        self.channels_first = bool(channels_first)
         self.position = Position(fen)
         self._plies = 0
         self._over = False
@@ -94,11 +101,16 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         self._planes = num_planes(history)
         self.possible_agents = self.agents[:]
         planes = num_planes(history)
+        observation: spaces.Box[Any] = (
+            spaces.Box(0, 255, shape=(planes, 10, 9), dtype=np.uint8)
+            if self.channels_first
+            else spaces.Box(0, 1, shape=(10, 9, planes), dtype=np.bool_)
+        )
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0, 255, shape=(planes, 10, 9), dtype=np.uint8),
+                    "observation": observation,
                     "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
                 }
             )
@@ -135,7 +147,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         )
         if self._over:
             mask[:] = 0
-        return {"observation": planes, "action_mask": mask}
+        if self.channels_first:
+            return {"observation": planes, "action_mask": mask}
+        return {"observation": _chess_v6_one(planes), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.agents = self.possible_agents[:]

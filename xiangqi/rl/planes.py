@@ -21,6 +21,11 @@ plane        contents
 uint8 rather than float32: a step of 1,024 environments then writes 1.4 MB of
 planes instead of 5.9 MB, which keeps the vectorised environment above a million
 steps per second; ``planes.astype(np.float32)`` is one call for a network.
+
+Channels first, (N, C, 10, 9) in a batch, is the layout PyTorch's ``Conv2d`` takes. The
+PettingZoo env follows chess_v6 instead: bool, channels last (10, 9, C);
+``chess_v6_layout(planes)`` turns these planes into that layout (see its docstring),
+and ``np.moveaxis(obs, -1, -3)`` turns such an observation back to channels first.
 """
 
 from __future__ import annotations
@@ -116,3 +121,51 @@ def legal_mask(position: Position) -> npt.NDArray[np.bool_]:
     """Legal-action mask of one position, bool (2086,)."""
     mask: npt.NDArray[np.bool_] = legal_mask_batch([position])[0]
     return mask
+
+
+def chess_v6_layout(planes: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """uint8 planes (..., C, 10, 9) as PettingZoo chess_v6 lays out its observations:
+    bool, channels last, (..., 10, 9, C), a new C-contiguous array.
+
+    The piece planes (0..13 and the history blocks) are copied as they are. Channel 14
+    is True everywhere when the position occurred before since the last capture
+    (chess_v6's repetition channel). Channel 15 is the no-capture clock as chess_v6's
+    move-clock channel writes it: the one entry at flat index min(clock // 2, 89) of
+    the (10, 9) plane (rank * 9 + file, in the observer's view) is True (clock read as
+    the planes hold it, saturated at 255).
+    """
+    array = np.asarray(planes)
+    if array.dtype != np.uint8:
+        raise TypeError(f"planes must be uint8, got dtype {array.dtype}")
+    shape = array.shape
+    if (
+        len(shape) < 3
+        or shape[-2:] != (10, 9)
+        or shape[-3] < BASE_PLANES
+        or (shape[-3] - BASE_PLANES) % PIECE_PLANES
+    ):
+        raise ValueError(f"planes must have shape (..., 16 + 14 * k, 10, 9), got {shape}")
+    nd = array.ndim
+    if nd == 3:
+        return _chess_v6_one(array)
+    # Pieces are 0 or 1, so a bool view copies them as they are; channels 14 and 15
+    # (counts) are rewritten below. copy() lays the transposed view out C-contiguous.
+    out = array.view(np.bool_).transpose(*range(nd - 3), nd - 2, nd - 1, nd - 3).copy()
+    flat = out.reshape(-1, 90, shape[-3])
+    flat[:, :, 14] = (array[..., 14, 0, 0].reshape(-1) != 0)[:, None]
+    flat[:, :, 15] = False
+    clocks = array[..., 15, 0, 0].reshape(-1) // 2
+    flat[np.arange(flat.shape[0]), np.minimum(clocks, 89), 15] = True
+    return out
+
+
+def _chess_v6_one(planes: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """chess_v6_layout of one (C, 10, 9) uint8 array, unchecked (the AEC env's path):
+    contiguous writes on a copy, then one gather."""
+    work = planes.copy()
+    work[14] = work[14, 0, 0] != 0
+    n = min(int(work[15, 0, 0]) // 2, 89)
+    work[15] = 0
+    work[15, n // 9, n % 9] = 1
+    out: npt.NDArray[np.bool_] = work.view(np.bool_).transpose(1, 2, 0).copy()
+    return out
