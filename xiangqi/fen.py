@@ -10,6 +10,7 @@ H for horse also read; upper case is Red.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Callable
 from typing import NamedTuple
@@ -293,3 +294,53 @@ def side_in_check_error(side: int, fen: str) -> InvalidFenError:
         f"{Color(1 - side).name.title()} is in check but it is {Color(side).name.title()}'s move",
         fen,
     )
+
+
+# -- status flags of a diagram the rules forbid (python-chess's chess.Status) -----------
+
+
+class Status(enum.IntFlag):
+    """What is wrong with a position, as python-chess's ``chess.Status`` (VALID is 0).
+
+    Position.status() returns these; only Position.from_diagram() can hold a position
+    with any flag set. The names python-chess also has mean the same thing there.
+    """
+
+    VALID = 0
+    NO_RED_KING = 1 << 1  # python-chess's NO_WHITE_KING
+    NO_BLACK_KING = 1 << 2
+    OPPOSITE_CHECK = 1 << 9  # the side not to move is in check (python-chess's value)
+    KINGS_FACING = 1 << 16  # the kings face each other on an open file (将帅对面)
+    BAD_KING_SQUARE = 1 << 17  # a king outside its palace
+    BAD_ADVISOR_SQUARE = 1 << 18  # an advisor off the five advisor points of its palace
+    BAD_ELEPHANT_SQUARE = 1 << 19  # an elephant off the seven elephant points of its side
+    BAD_PAWN_SQUARE = 1 << 20  # a pawn behind its start rank, or off its files before the river
+
+
+_STATUS_OF_KIND = {
+    PieceType.KING: Status.BAD_KING_SQUARE,
+    PieceType.ADVISOR: Status.BAD_ADVISOR_SQUARE,
+    PieceType.ELEPHANT: Status.BAD_ELEPHANT_SQUARE,
+    PieceType.PAWN: Status.BAD_PAWN_SQUARE,
+}
+
+
+def placement_status(codes: bytes) -> Status:
+    """The Status flags of 90 piece codes that need no rules core: missing kings, pieces
+    on points their kind can never reach, kings facing. (OPPOSITE_CHECK needs the core:
+    Position.status() adds it.)"""
+    flags = Status.VALID
+    if _RED_KING not in codes:
+        flags |= Status.NO_RED_KING
+    if _BLACK_KING not in codes:
+        flags |= Status.NO_BLACK_KING
+    if int.from_bytes(codes.translate(_BIT_OF_CODE), "big") & _FORBIDDEN:
+        for code, points, _ in _PLACES:
+            if any(square not in points for square in _squares_of(codes, code)):
+                flags |= _STATUS_OF_KIND[Piece.from_code(code).piece_type]
+    if not flags & (Status.NO_RED_KING | Status.NO_BLACK_KING):
+        red, black = codes.index(_RED_KING), codes.index(_BLACK_KING)
+        low, high = min(red, black), max(red, black)
+        if red % 9 == black % 9 and not any(codes[low + 9 : high : 9]):
+            flags |= Status.KINGS_FACING
+    return flags

@@ -13,13 +13,24 @@ from dataclasses import dataclass
 
 
 class Color(enum.IntEnum):
-    """Side: RED (moves first, starts on ranks 0..4) or BLACK."""
+    """Side: RED (moves first, starts on ranks 0..4) or BLACK.
+
+    The numbers are the core's and the arrays': RED = 0, BLACK = 1. Truth follows
+    python-chess, where WHITE is True and the first player's colour is truthy:
+    ``bool(RED)`` is True and ``bool(BLACK)`` False, so ``if pos.turn:`` means "Red to
+    move" as ``if board.turn:`` means "White to move". ``~color`` is the other Color.
+    ``not color`` is a plain bool; Position's methods refuse bools (TypeError) rather
+    than guess which colour True means, so write ``~color`` or ``color == RED``.
+    """
 
     RED = 0
     BLACK = 1
 
+    def __bool__(self) -> bool:
+        return self is Color.RED
+
     def __invert__(self) -> Color:
-        return Color(1 - self.value)
+        return Color.BLACK if self is Color.RED else Color.RED
 
     def __str__(self) -> str:
         # "Color.BLACK" on every Python (3.11 changed IntEnum's str() to the bare number).
