@@ -565,7 +565,7 @@ cdef class Board:
         """Pseudo-legal moves (movement rules only; they may leave the king attacked),
         as table[from_square * 90 + to_square]; table must hold 8100 entries."""
         cdef int moves[MAX_MOVES]
-        cdef int n, i, mv
+        cdef int n, i
         if len(table) != 8100:
             raise ValueError("table must have 8100 entries")
         n = generate_pseudo(&self.st, moves)

@@ -530,7 +530,9 @@ class Position:
         if type(color) is not Color:
             color = _check_color(color)
         return _square_set(
-            self._board.attackers_mask(color, square if type(square) is int else check_square(square))
+            self._board.attackers_mask(
+                color, square if type(square) is int else check_square(square)
+            )
         )
 
     def attackers_mask(self, color: Color, square: int) -> int:
