@@ -251,15 +251,15 @@ def check_counts(codes: bytes, fen: str) -> None:
                 raise _fail(message, fen)
 
 
-def check_placement(codes: bytes, fen: str, counts: bool = True) -> None:
+def check_placement(codes: bytes, fen: str, counts: bool = True, facing: bool = True) -> None:
     """Raise InvalidFenError if 90 piece codes (by public square) are no legal placement.
 
     Checks, in order: no more pieces of a kind than a side has (check_counts; skipped
     with counts=False, for codes the core has loaded: its slots already bound them),
     both kings present, every king, advisor, elephant and pawn on a point its kind can
-    reach in a game, and the kings not facing on an open file. Whether the side not to
-    move is in check needs the rules core: Position asks it, then raises
-    side_in_check_error().
+    reach in a game, and (unless facing=False, for Position.from_diagram) the kings
+    not facing on an open file. Whether the side not to move is in check needs the
+    rules core: Position asks it, then raises side_in_check_error().
     """
     if counts:
         check_counts(codes, fen)
@@ -270,7 +270,7 @@ def check_placement(codes: bytes, fen: str, counts: bool = True) -> None:
         _explain_placement(codes, fen)
     red = codes.index(_RED_KING)
     black = codes.index(_BLACK_KING)
-    if red % 9 == black % 9 and not any(codes[red + 9 : black : 9]):
+    if facing and red % 9 == black % 9 and not any(codes[red + 9 : black : 9]):
         raise _fail(f"the kings face each other on file {FILE_NAMES[red % 9]}", fen)
 
 
@@ -303,42 +303,25 @@ class Status(enum.IntFlag):
     """What is wrong with a position, as python-chess's ``chess.Status`` (VALID is 0).
 
     Position.status() returns these; only Position.from_diagram() can hold a position
-    with any flag set. The names python-chess also has mean the same thing there.
+    with a flag set. The names python-chess also has carry its values and meanings.
     """
 
     VALID = 0
-    NO_RED_KING = 1 << 1  # python-chess's NO_WHITE_KING
-    NO_BLACK_KING = 1 << 2
-    OPPOSITE_CHECK = 1 << 9  # the side not to move is in check (python-chess's value)
-    KINGS_FACING = 1 << 16  # the kings face each other on an open file (将帅对面)
-    BAD_KING_SQUARE = 1 << 17  # a king outside its palace
-    BAD_ADVISOR_SQUARE = 1 << 18  # an advisor off the five advisor points of its palace
-    BAD_ELEPHANT_SQUARE = 1 << 19  # an elephant off the seven elephant points of its side
-    BAD_PAWN_SQUARE = 1 << 20  # a pawn behind its start rank, or off its files before the river
-
-
-_STATUS_OF_KIND = {
-    PieceType.KING: Status.BAD_KING_SQUARE,
-    PieceType.ADVISOR: Status.BAD_ADVISOR_SQUARE,
-    PieceType.ELEPHANT: Status.BAD_ELEPHANT_SQUARE,
-    PieceType.PAWN: Status.BAD_PAWN_SQUARE,
-}
+    NO_RED_KING = 1 << 0  # python-chess's NO_WHITE_KING (after a diagram's king is taken)
+    NO_BLACK_KING = 1 << 1
+    OPPOSITE_CHECK = 1 << 10  # the side not to move is in check
+    KINGS_FACING = 1 << 20  # xiangqi's own: the kings face on an open file (将帅对面)
 
 
 def placement_status(codes: bytes) -> Status:
-    """The Status flags of 90 piece codes that need no rules core: missing kings, pieces
-    on points their kind can never reach, kings facing. (OPPOSITE_CHECK needs the core:
-    Position.status() adds it.)"""
+    """The Status flags of 90 piece codes that need no rules core: missing kings and
+    kings facing. (OPPOSITE_CHECK needs the core: Position.status() adds it.)"""
     flags = Status.VALID
     if _RED_KING not in codes:
         flags |= Status.NO_RED_KING
     if _BLACK_KING not in codes:
         flags |= Status.NO_BLACK_KING
-    if int.from_bytes(codes.translate(_BIT_OF_CODE), "big") & _FORBIDDEN:
-        for code, points, _ in _PLACES:
-            if any(square not in points for square in _squares_of(codes, code)):
-                flags |= _STATUS_OF_KIND[Piece.from_code(code).piece_type]
-    if not flags & (Status.NO_RED_KING | Status.NO_BLACK_KING):
+    if not flags:
         red, black = codes.index(_RED_KING), codes.index(_BLACK_KING)
         low, high = min(red, black), max(red, black)
         if red % 9 == black % 9 and not any(codes[low + 9 : high : 9]):

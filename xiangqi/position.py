@@ -295,10 +295,9 @@ class Position:
         """Status.VALID (0) for a position the rules allow, else the flags of what is wrong.
 
         Position(fen) and the edits only ever hold valid positions; a diagram loaded with
-        Position.from_diagram() may have any of: OPPOSITE_CHECK (the side not to move
-        is in check), KINGS_FACING, BAD_KING_SQUARE, BAD_ADVISOR_SQUARE,
-        BAD_ELEPHANT_SQUARE, BAD_PAWN_SQUARE, and NO_RED_KING / NO_BLACK_KING after a
-        move of such a diagram captured a king.
+        Position.from_diagram() may have OPPOSITE_CHECK (the side not to move is in
+        check) and KINGS_FACING, and NO_RED_KING / NO_BLACK_KING once a move of such a
+        diagram has captured a king.
         """
         board = self._board
         flags = placement_status(board.codes())
@@ -642,22 +641,24 @@ class Position:
         """Load a diagram the rules forbid, for display and analysis (python-chess's
         ``Board(fen)`` followed by ``is_valid()``); status() says what is wrong.
 
-        Accepted here, refused by Position(fen): the side not to move in check, kings
-        facing, kings, advisors, elephants and pawns on points they can never reach.
-        Still refused (InvalidFenError), because the core holds one slot per piece and
-        the rulings need both kings: FEN syntax errors, more pieces of a kind than a
-        side has (1 king, 2 advisors, elephants, horses, rooks, cannons, 5 pawns), and
-        a missing king. Moves, rulings and queries work as on any position and never
-        fail on such a diagram; where the side to move can capture the other king, that
-        capture is among the legal moves (the other side then has no move and has lost).
-        Edits (set_piece_at, turn, ...) of the result are checked as usual.
+        Accepted here, refused by Position(fen): the side not to move in check
+        (Status.OPPOSITE_CHECK) and kings facing on an open file (KINGS_FACING). Moves,
+        rulings and queries work on such a diagram as on any position and never fail;
+        where the side to move can capture the other king, that capture is a legal move
+        (the side without a king then has no move: it has lost).
+
+        Still refused, with InvalidFenError naming the problem: FEN syntax errors, a
+        missing king, more pieces of a kind than a side has (the core holds one slot per
+        piece), and pieces on points their kind never reaches (a king outside its
+        palace, an advisor, elephant or pawn off its points): the core's generator and
+        its single-move validator both assume every piece stands where its kind can
+        stand, and would read such a piece's moves differently. Edits of the result
+        (set_piece_at, turn, ...) are checked as usual.
         """
         parsed = parse_fen(fen)
         codes = parsed.codes
         check_counts(codes, fen)
-        for code, color in ((1, "Red"), (8, "Black")):
-            if code not in codes:
-                raise InvalidFenError(f"{color} has no king: {quote(fen)}")
+        check_placement(codes, fen, counts=False, facing=False)
         pos = cls.__new__(cls)
         board = _core.Board()
         board.load(codes, parsed.side, parsed.halfmove_clock, parsed.fullmove_number)
