@@ -548,7 +548,9 @@ class Position:
         first screen up to the next piece, not the empty points it could move to. Empty
         for an empty square.
         """
-        return _square_set(self._board.attacks_mask(check_square(square)))
+        return _square_set(
+            self._board.attacks_mask(square if type(square) is int else check_square(square))
+        )
 
     def attacks_mask(self, square: int) -> int:
         """attacks() as an int bit mask (bit i = square i), as python-chess's."""
@@ -556,7 +558,14 @@ class Position:
 
     def is_attacked_by(self, color: Color, square: int) -> bool:
         """Does any piece of color attack square (0..89)? See attackers()."""
-        return bool(self.attackers_mask(color, square))
+        if type(color) is not Color:
+            color = _check_color(color)
+        return (
+            self._board.attackers_mask(
+                color, square if type(square) is int else check_square(square)
+            )
+            != 0
+        )
 
     def checkers(self) -> SquareSet:
         """Squares of the pieces giving check to the side to move (the facing king included)."""

@@ -1,12 +1,12 @@
 """Xiangqi as an OpenSpiel game: ``import xiangqi.rl.openspiel`` registers "xiangqi".
 
-After the import, ``pyspiel.load_game("xiangqi")`` gives a Python game played by this
+After the import, ``pyspiel.load_game("python_xiangqi")`` gives a Python game played by this
 library's rules, so OpenSpiel's algorithms (MCTS, AlphaZero, the tree tools) run on it::
 
     import pyspiel
     import xiangqi.rl.openspiel  # registers the game
 
-    game = pyspiel.load_game("xiangqi", {"move_limit": 120})
+    game = pyspiel.load_game("python_xiangqi", {"move_limit": 120})
     state = game.new_initial_state()
 
 Needs OpenSpiel (``pip install xiangqi-rules[openspiel]``); importing this module
@@ -43,7 +43,7 @@ from ..rules import Outcome
 from .actions import NUM_ACTIONS, action_to_move, move_to_action
 from .planes import encode
 
-SHORT_NAME = "xiangqi"
+SHORT_NAME = "python_xiangqi"
 _PARAMETERS: dict[str, Any] = {
     "fen": START_FEN,
     "repetitions": 3,
