@@ -122,18 +122,23 @@ def test_turn_can_be_set_as_an_edit() -> None:
 # -- colours -----------------------------------------------------------------------------
 
 
-def test_red_is_truthy_like_python_chess_white() -> None:
-    assert bool(chess.WHITE) and not bool(chess.BLACK)
-    assert bool(RED) and not bool(BLACK)
+def test_a_color_has_no_truth_value_so_python_chess_idioms_fail_loudly() -> None:
+    # python-chess: WHITE is True, so `if board.turn:` means White and `not color` is the
+    # other colour. With RED = 0 both would silently mean the opposite: they raise.
+    assert bool(chess.WHITE) and (not chess.WHITE) == chess.BLACK
     assert int(RED) == 0 and int(BLACK) == 1  # the numbers stay the core's
-    assert ~RED is BLACK and ~BLACK is RED
     pos = Position()
-    assert ("red" if pos.turn else "black") == "red"
+    with pytest.raises(TypeError, match="no truth value"):
+        bool(pos.turn)
+    with pytest.raises(TypeError, match="no truth value"):
+        "red" if pos.turn else "black"  # noqa: B018
+    with pytest.raises(TypeError, match="no truth value"):
+        not pos.turn  # noqa: B018
+    assert ~RED is BLACK and ~BLACK is RED
     pos.push(M("h2e2"))
-    assert ("red" if pos.turn else "black") == "black"
-    with pytest.raises(TypeError):
-        pos.attackers(not pos.turn, 4)  # type: ignore[arg-type]  # a bool is refused
     assert pos.attackers(~pos.turn, sq("e6")) == {sq("e2")}  # the cannon over e3
+    with pytest.raises(TypeError):
+        pos.attackers(True, 4)  # type: ignore[arg-type]  # a bool is refused, not guessed
 
 
 # -- pieces, color_at, piece_type_at, attacks ------------------------------------------
@@ -408,3 +413,44 @@ def test_game_end_is_the_last_node_as_in_python_chess() -> None:
     assert game.end().move == M("h9g7")
     assert game.end().board().move_stack == [M("h2e2"), M("h9g7")]
     assert game.end_node() is game.end()
+
+
+def test_random_pushes_nulls_and_pops_keep_the_history_exact() -> None:
+    """Interleaved moves, null moves and pops: the incremental key matches the board's,
+    the counters match a replay from the start, and is_repetition counts only the
+    positions since the last null move and the last capture (a model kept here)."""
+    rng = random.Random(2024)
+    pos = Position()
+    keys: list[tuple[int, bool]] = [(pos.zobrist_hash(), False)]  # (key, reset here)
+    for _ in range(600):
+        roll = rng.random()
+        if roll < 0.15 and pos.move_stack:
+            pos.pop()
+            keys.pop()
+        elif roll < 0.3 and not pos.is_check():
+            pos.push(Move.null())
+            keys.append((pos.zobrist_hash(), True))
+        else:
+            moves = pos.legal_moves()
+            if not moves:
+                pos.pop()
+                keys.pop()
+                continue
+            move = rng.choice(moves)
+            capture = pos.piece_at(move.to_square) is not None
+            pos.push(move)
+            keys.append((pos.zobrist_hash(), capture))
+        assert pos.zobrist_hash() == Position.from_diagram(pos.fen()).zobrist_hash()
+        # The model: occurrences of the current key since the last reset (null or capture).
+        seen, i = 0, len(keys) - 1
+        while i >= 0:
+            if keys[i][0] == keys[-1][0]:
+                seen += 1
+            if keys[i][1]:
+                break
+            i -= 1
+        assert pos.is_repetition(seen) and not pos.is_repetition(seen + 1)
+    replay = Position()
+    for move in pos.move_stack:
+        replay.push(move)
+    assert (replay.fen(), replay.move_stack) == (pos.fen(), pos.move_stack)
