@@ -261,7 +261,7 @@ class GameNode:
         """The last node of the main line from here (python-chess's ``end()``).
 
         ``game.end().board()`` is the final position; ``game.end().add_variation(m)``
-        continues the game. (Before 0.2, Game.end() returned that Position.)
+        continues the game. (Up to 0.1.x, Game.end() returned that Position.)
         """
         node: GameNode = self
         while node.variations:
