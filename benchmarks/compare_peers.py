@@ -49,6 +49,14 @@ Workloads (the same positions for every library, from benchmarks/positions.py):
 * push/pop pairs per second: every legal move of those positions made and unmade.
 * FEN parsing, parses per second: the start position and the 8 middlegames.
 
+Queries against python-chess (``--queries`` runs only this table; needs ``chess``):
+the same question asked of our Position on the 9 positions above and of python-chess's
+Board on 5 chess positions (start, Kiwipete and three middlegames), calls per second
+over every square (both colours where the query takes one): attackers,
+is_attacked_by, attacks, piece_at, is_check, and listing the legal and pseudo-legal
+moves (python-chess: ``list(board.legal_moves)``). ``list(pos.legal_moves)`` is also
+set against our generate_legal(pos). A ratio above 1 means ours answers faster.
+
 Rates are the best of 5 repeats of a batch sized to --budget seconds (one run
 for anything slower), so other work on the machine skews them less. Each peer's
 legal move lists are also compared with ours on all 9 positions.
@@ -765,6 +773,148 @@ def print_table(rows: list[list[str]]) -> None:
         print(line(row))
 
 
+# -- queries against python-chess ---------------------------------------------------
+
+CHESS_FENS = (
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+    "2r2rk1/1b2qppp/p3pn2/1p6/3P4/P1NBQ3/1P3PPP/2R2RK1 b - - 3 19",
+)
+
+
+def measure_queries(budget: float) -> list[dict[str, Any]]:
+    """Rates of the query workloads, ours and python-chess's (see the module docstring)."""
+    import chess
+
+    sys.path.insert(0, str(REPO))
+    import xiangqi
+
+    positions = [xiangqi.Position(fen) for fen in ALL_FENS]
+    boards = [chess.Board(fen) for fen in CHESS_FENS]
+    colors = (xiangqi.RED, xiangqi.BLACK)
+    squares = range(90)
+
+    def ours_attackers() -> None:
+        for pos in positions:
+            attackers = pos.attackers
+            for color in colors:
+                for sq in squares:
+                    attackers(color, sq)
+
+    def theirs_attackers() -> None:
+        for board in boards:
+            attackers = board.attackers
+            for color in chess.COLORS:
+                for sq in chess.SQUARES:
+                    attackers(color, sq)
+
+    def ours_attacked() -> None:
+        for pos in positions:
+            attacked = pos.is_attacked_by
+            for color in colors:
+                for sq in squares:
+                    attacked(color, sq)
+
+    def theirs_attacked() -> None:
+        for board in boards:
+            attacked = board.is_attacked_by
+            for color in chess.COLORS:
+                for sq in chess.SQUARES:
+                    attacked(color, sq)
+
+    def ours_attacks() -> None:
+        for pos in positions:
+            attacks = pos.attacks
+            for sq in squares:
+                attacks(sq)
+
+    def theirs_attacks() -> None:
+        for board in boards:
+            attacks = board.attacks
+            for sq in chess.SQUARES:
+                attacks(sq)
+
+    def ours_piece_at() -> None:
+        for pos in positions:
+            piece_at = pos.piece_at
+            for sq in squares:
+                piece_at(sq)
+
+    def theirs_piece_at() -> None:
+        for board in boards:
+            piece_at = board.piece_at
+            for sq in chess.SQUARES:
+                piece_at(sq)
+
+    n_ours, n_theirs = len(positions), len(boards)
+    workloads = [
+        ("attackers(color, sq)", ours_attackers, 180 * n_ours, theirs_attackers, 128 * n_theirs),
+        ("is_attacked_by(color, sq)", ours_attacked, 180 * n_ours, theirs_attacked, 128 * n_theirs),
+        ("attacks(sq)", ours_attacks, 90 * n_ours, theirs_attacks, 64 * n_theirs),
+        ("piece_at(sq)", ours_piece_at, 90 * n_ours, theirs_piece_at, 64 * n_theirs),
+        (
+            "is_check()",
+            lambda: [p.is_check() for p in positions],
+            n_ours,
+            lambda: [b.is_check() for b in boards],
+            n_theirs,
+        ),
+        (
+            "list(legal_moves)",
+            lambda: [list(p.legal_moves) for p in positions],
+            n_ours,
+            lambda: [list(b.legal_moves) for b in boards],
+            n_theirs,
+        ),
+        (
+            "list(pseudo_legal_moves)",
+            lambda: [list(p.pseudo_legal_moves) for p in positions],
+            n_ours,
+            lambda: [list(b.pseudo_legal_moves) for b in boards],
+            n_theirs,
+        ),
+    ]
+    rows = []
+    for name, ours_fn, ours_ops, theirs_fn, theirs_ops in workloads:
+        ours_rate = rate(ours_fn, ours_ops, budget)
+        theirs_rate = rate(theirs_fn, theirs_ops, budget)
+        rows.append({"query": name, "ours": ours_rate, "python-chess": theirs_rate})
+    generate = rate(lambda: [xiangqi.generate_legal(p) for p in positions], n_ours, budget)
+    listed = rate(lambda: [list(p.legal_moves) for p in positions], n_ours, budget)
+    rows.append(
+        {
+            "query": "list(pos.legal_moves) / generate_legal(pos)",
+            "ours": listed,
+            "generate_legal": generate,
+        }
+    )
+    return rows
+
+
+def print_queries(rows: list[dict[str, Any]]) -> None:
+    table = []
+    for row in rows:
+        if "python-chess" in row:
+            table.append(
+                [
+                    row["query"],
+                    "python-chess",
+                    fmt_rate(row["ours"]),
+                    fmt_rate(row["python-chess"]),
+                    fmt_ratio(row["ours"], row["python-chess"]),
+                ]
+            )
+    print_table(table)
+    for row in rows:
+        if "generate_legal" in row:
+            print(
+                f"\n{row['query']}: {fmt_rate(row['ours'])} / {fmt_rate(row['generate_legal'])}"
+                f" per second = {row['ours'] / row['generate_legal']:.2f}"
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -795,6 +945,11 @@ def main(argv: list[str] | None = None) -> int:
         help="a directory holding the PyPI 'xiangqi' package "
         "(e.g. from pip install --target DIR xiangqi)",
     )
+    parser.add_argument(
+        "--queries",
+        action="store_true",
+        help="only the table of queries against python-chess (attackers, legal moves, ...)",
+    )
     parser.add_argument("--worker-timeout", type=float, default=900.0)
     parser.add_argument("--json", type=Path, default=None, help="also write raw results here")
     parser.add_argument("--verbose", action="store_true", help="print peer tracebacks")
@@ -805,6 +960,17 @@ def main(argv: list[str] | None = None) -> int:
         return worker_main(args)
 
     sys.path.insert(0, str(REPO))  # our package, built in place, wins over any installed one
+    if args.queries:
+        print(
+            f"# python {platform.python_version()} on {platform.machine()}, "
+            f"{os.cpu_count()} cpus, load average {_load()}",
+            flush=True,
+        )
+        query_rows = measure_queries(args.budget)
+        print_queries(query_rows)
+        if args.json:
+            args.json.write_text(json.dumps({"queries": query_rows}, indent=1))
+        return 0
     ours = Ours()
     wanted = [p.strip() for p in args.peers.split(",") if p.strip()]
     unknown = sorted(set(wanted) - set(PEER_ORDER))
@@ -862,10 +1028,26 @@ def main(argv: list[str] | None = None) -> int:
     print("Notes:")
     for note in notes:
         print(f"- {note}")
+    query_rows: list[dict[str, Any]] = []
+    try:
+        query_rows = measure_queries(args.budget)
+    except ImportError:
+        print("\n(python-chess is not installed: no table of queries against it)")
+    if query_rows:
+        print("\nQueries against python-chess (chess positions for theirs):\n")
+        print_queries(query_rows)
     print(f"\n# took {time.perf_counter() - started:.0f} s; load average now {_load()}")
     if args.json:
         args.json.write_text(
-            json.dumps({"ours": ours_rows, "ours_extra": ours_extra, "peers": peers}, indent=1)
+            json.dumps(
+                {
+                    "ours": ours_rows,
+                    "ours_extra": ours_extra,
+                    "peers": peers,
+                    "queries": query_rows,
+                },
+                indent=1,
+            )
         )
     return 0
 

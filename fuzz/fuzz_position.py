@@ -80,7 +80,7 @@ def check_position(pos: Position) -> None:
     no_move = outcome is not None and outcome.termination.name in ("CHECKMATE", "STALEMATE")
     assert no_move == (not legal), fen
     if not legal:
-        assert outcome is not None and outcome.winner == (not pos.turn), fen
+        assert outcome is not None and outcome.winner == ~pos.turn, fen
     assert pos.zobrist_hash() == pos._board.zobrist_from_scratch(), fen
 
     # The second algorithm against generation, on the Position's own core board (its piece

@@ -156,7 +156,7 @@ def test_real_match_games_replay_and_rulings_agree(tmp_path: Path) -> None:
         specs,
         4,
         parse_tc("depth=2"),
-        openings=[g.end() for g in read_games(OPENINGS)],
+        openings=[g.end().board() for g in read_games(OPENINGS)],
         concurrency=2,
         max_plies=80,
         pgn_out=handle,

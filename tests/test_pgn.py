@@ -251,5 +251,5 @@ def test_ambiguous_move_is_illegal() -> None:
 def test_game_positions() -> None:
     game = load("two-games.pgn")
     assert game.board().fen() == START_FEN
-    assert game.end().move_stack == game.moves
+    assert game.end().board().move_stack == game.moves
     assert repr(game).startswith("<Game '?' vs '?', 4 moves")

@@ -83,7 +83,7 @@ def test_from_board_and_headers() -> None:
     pos.push(M("d0d1"))
     game = Game.from_board(pos)
     assert game.fen == "4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 7"
-    assert game.moves == [M("e9f9"), M("d0d1")] and game.end() == pos
+    assert game.moves == [M("e9f9"), M("d0d1")] and game.end().board() == pos
     assert game.headers is game.tags
     with pytest.raises(TypeError):
         Game.from_board("4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 7")  # type: ignore[arg-type]

@@ -11,13 +11,14 @@ ranks 0..9 from Red's side), and moves are written in ICCS ("h2e2").
 from __future__ import annotations
 
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
-from .fen import START_FEN
+from .fen import START_FEN, Status
 from .move import Move
 from .pieces import BLACK, RED, Color, Piece, PieceType
 from .position import Position, generate_legal, legal_moves_batch, perft
 from .rules import Outcome, Termination
 from .squares import (
     SQUARE_NAMES,
+    SQUARES,
     SquareSet,
     parse_square,
     square,
@@ -37,7 +38,9 @@ __all__ = [
     "BLACK",
     "RED",
     "SQUARE_NAMES",
+    "SQUARES",
     "SquareSet",
+    "Status",
     "START_FEN",
     "STARTING_FEN",
     "Termination",

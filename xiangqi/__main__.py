@@ -102,7 +102,7 @@ def _match(args: argparse.Namespace) -> int:
     openings: list[Position] = []
     if args.openings:
         with open(args.openings, encoding="utf-8") as handle:
-            openings = [game.end() for game in read_games(handle)]
+            openings = [game.end().board() for game in read_games(handle)]
         if not openings:
             raise XiangqiError(f"no games in the openings file {args.openings!r}")
     out = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115

@@ -60,7 +60,9 @@ cdef class Board:
     cdef int nply                   # moves pushed and not popped
     cdef int capacity               # entries allocated in plies
     cdef long long fullmove0        # FEN move number at the root
+    cdef int null_base              # plies index of the last null move (0: none); see push_null
     cdef bint _is_legal(self, int mv) noexcept
     cdef int _reserve(self, int entries) except -1
     cdef void _reset_history(self, long long clock) noexcept
     cdef int _outcome(self, object repetitions, object move_limit) except -1
+    cdef int _pop_null(self) noexcept

@@ -15,14 +15,15 @@ from cpython.number cimport PyNumber_Index
 from cpython.object cimport Py_TYPE, PyObject
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_INCREF
+from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-from xiangqi.core.attacks cimport attackers_of, pin_mask
+from xiangqi.core.attacks cimport attackers_of, attacks_from, pin_mask
 from xiangqi.core.book cimport (
     REFERENCE_MAX_DEPTH, View, book_check, generate_legal_book, perft_book,
 )
-from xiangqi.core.movegen cimport generate_legal_moves, in_check
+from xiangqi.core.movegen cimport generate_legal_moves, generate_pseudo, in_check
 from xiangqi.core.perft cimport Ply, perft
 from xiangqi.core.state cimport (
     BoardState, MAX_MOVES, clear_board, make_move, unmake_move,
@@ -40,7 +41,7 @@ from xiangqi.core.rules cimport (
     PlyRecord, chased_now, count_occurrences, judge_repetition, outcome_code,
     replay_load,
 )
-from xiangqi.core.zobrist cimport key_after_move, key_from_scratch
+from xiangqi.core.zobrist cimport key_after_move, key_from_scratch, side_key
 
 import threading
 
@@ -127,6 +128,21 @@ cdef inline bint on_main_thread() noexcept:
 cdef unsigned long MAIN_THREAD = threading.main_thread().ident
 
 
+cdef object public_mask(const int* found, int n):
+    # The 16x16 squares found[0..n) as a Python int, bit i = public square i.
+    cdef unsigned long long low = 0, high = 0
+    cdef int i, square
+    for i in range(n):
+        square = PUBLIC_OF[found[i]]
+        if square < 64:
+            low |= 1ULL << square
+        else:
+            high |= 1ULL << (square - 64)
+    if high:
+        return (<object>high << 64) | low
+    return low
+
+
 cdef class Board:
     """One xiangqi position in the book's layout, plus the undo records of push().
 
@@ -164,6 +180,7 @@ cdef class Board:
     cdef void _reset_history(self, long long clock) noexcept:
         # Forget the moves: the current position becomes the root, with this halfmove clock.
         self.nply = 0
+        self.null_base = 0
         self.plies[0].key = key_from_scratch(self.st.squares, self.st.side)
         self.plies[0].move = 0
         self.plies[0].captured = 0
@@ -270,6 +287,7 @@ cdef class Board:
         if history:
             memcpy(other.plies, self.plies, sizeof(PlyRecord) * (self.nply + 1))
             other.nply = self.nply
+            other.null_base = self.null_base
             other.fullmove0 = self.fullmove0
         else:
             root_side = self.st.side ^ (self.nply & 1)
@@ -283,7 +301,7 @@ cdef class Board:
         out = []
         for i in range(1, self.nply + 1):
             mv = self.plies[i].move
-            out.append(PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8])
+            out.append(PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8] if mv else 0)
         return out
 
     def peek(self):
@@ -291,7 +309,7 @@ cdef class Board:
         if not self.nply:
             raise IndexError("no moves have been pushed")
         cdef int mv = self.plies[self.nply].move
-        return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
+        return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8] if mv else 0
 
     def zobrist_hash(self):
         """64-bit Zobrist key of the position, kept incrementally (see core/zobrist.pxd)."""
@@ -303,7 +321,7 @@ cdef class Board:
 
     def occurrences(self):
         """How many times the current position has occurred since the last capture."""
-        return count_occurrences(self.plies, self.nply)
+        return count_occurrences(self.plies + self.null_base, self.nply - self.null_base)
 
     def outcome(self, object repetitions=3, object move_limit=120):
         """The rules' verdict as termination | winner << 4 (0: the game goes on).
@@ -316,11 +334,14 @@ cdef class Board:
     cdef int _outcome(self, object repetitions, object move_limit) except -1:
         cdef int count, limit, overflow = 0
         cdef long long value
+        # The rulings look no further back than the last null move (see push_null).
+        cdef PlyRecord* view = self.plies + self.null_base
+        cdef int n = self.nply - self.null_base
         # Fast paths (this runs after every ply of a game): the default arguments
         # themselves, then exact ints in range; any other value goes through check_int,
         # which raises the error.
         if repetitions is DEFAULT_REPETITIONS and move_limit is DEFAULT_MOVE_LIMIT:
-            return outcome_code(&self.st, self.plies, self.nply, 3, 120)
+            return outcome_code(&self.st, view, n, 3, 120)
         if type(repetitions) is int and type(move_limit) is int:
             value = PyLong_AsLongLongAndOverflow(repetitions, &overflow)
             if not overflow and 2 <= value <= 1000:
@@ -328,10 +349,10 @@ cdef class Board:
                 value = PyLong_AsLongLongAndOverflow(move_limit, &overflow)
                 if not overflow and 1 <= value <= 2147483647:
                     limit = <int>value
-                    return outcome_code(&self.st, self.plies, self.nply, count, limit)
+                    return outcome_code(&self.st, view, n, count, limit)
         count = check_int(repetitions, "repetitions", 2, 1000)
         limit = check_int(move_limit, "move_limit", 1, 2147483647)
-        return outcome_code(&self.st, self.plies, self.nply, count, limit)
+        return outcome_code(&self.st, view, n, count, limit)
 
     def chased(self, object side):
         """Public squares of the pieces `side` chases now (diagnostic; see core/rules.pxd)."""
@@ -347,7 +368,8 @@ cdef class Board:
     def ruling(self, object repetitions):
         """The repetition ruling alone, from the side to move's view (RULING_* of rules.pxd)."""
         cdef int count = check_int(repetitions, "repetitions", 2, 1000)
-        return judge_repetition(self.st.squares, self.st.side, self.plies, self.nply, count)
+        return judge_repetition(self.st.squares, self.st.side, self.plies + self.null_base,
+                                self.nply - self.null_base, count)
 
     def legal_moves(self, list table not None):
         """Legal moves as table[from_square * 90 + to_square] for each; table must hold 8100."""
@@ -424,6 +446,8 @@ cdef class Board:
         if not self.nply:
             raise IndexError("pop from a position with no moves to undo")
         cdef int mv = self.plies[self.nply].move
+        if not mv:
+            return self._pop_null()
         unmake_move(&self.st, mv, self.plies[self.nply].captured)
         self.nply -= 1
         return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
@@ -497,6 +521,71 @@ cdef class Board:
         checks = in_check(&self.st, 1 - mover)
         unmake_move(&self.st, mv, cap)
         return bool(checks)
+
+    # -- python-chess habits: null moves, pseudo-legal moves, attack masks ----------
+
+    def push_null(self):
+        """Pass (python-chess's Move.null()): the side to move changes, no piece moves.
+
+        Refused (False, nothing changed) while the side to move is in check: passing
+        then would leave a position the rules forbid. The history gets an entry whose
+        move is 0; the halfmove clock counts it, and the rulings (repetition, perpetual
+        check and chase) look no further back than the last null move, as Stockfish's
+        repetition detection does. Returns True.
+        """
+        cdef PlyRecord* prev
+        cdef PlyRecord* ply
+        if in_check(&self.st, self.st.side):
+            return False
+        self._reserve(self.nply + 2)    # may raise MemoryError; nothing has changed yet
+        prev = &self.plies[self.nply]
+        ply = &self.plies[self.nply + 1]
+        self.st.side ^= 1
+        ply.key = prev.key ^ side_key()
+        ply.move = 0
+        ply.captured = 0
+        ply.clock = prev.clock + 1 if prev.clock < COUNTER_MAX else prev.clock
+        ply.check = 0   # the side that passed was not in check, so neither is the other
+        self.nply += 1
+        self.null_base = self.nply
+        return True
+
+    cdef int _pop_null(self) noexcept:
+        # Undo a null move on top of the history (plies[nply].move == 0, nply > 0).
+        cdef int i
+        self.st.side ^= 1
+        self.nply -= 1
+        i = self.nply
+        while i > 0 and self.plies[i].move:
+            i -= 1
+        self.null_base = i
+        return 0
+
+    def pseudo_legal_moves(self, list table not None):
+        """Pseudo-legal moves (movement rules only; they may leave the king attacked),
+        as table[from_square * 90 + to_square]; table must hold 8100 entries."""
+        cdef int moves[MAX_MOVES]
+        cdef int n, i
+        if len(table) != 8100:
+            raise ValueError("table must have 8100 entries")
+        n = generate_pseudo(&self.st, moves)
+        return [table[PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8]]
+                for i in range(n)]
+
+    def attackers_mask(self, side, square):
+        """attackers() as a bit mask (bit i = public square i)."""
+        cdef int who = check_int(side, "side (0 Red, 1 Black)", 0, 1)
+        cdef int q = SQUARE_OF[check_square(square)]
+        cdef int found[32]
+        cdef int n = attackers_of(self.st.squares, who, q, found)
+        return public_mask(found, n)
+
+    def attacks_mask(self, square):
+        """Bit mask (bit i = public square i) of the points the piece on a public square
+        attacks (see core/attacks.pxd); 0 for an empty square."""
+        cdef int found[32]
+        cdef int n = attacks_from(self.st.squares, SQUARE_OF[check_square(square)], found)
+        return public_mask(found, n)
 
     @property
     def squares(self):
@@ -668,6 +757,65 @@ def legal_moves_batch(list boards not None):
         free(buf)
         free(states)
     return memoryview(move_bytes).cast("H"), memoryview(offset_bytes).cast("q")
+
+
+# -- the legal-move view (python-chess's board.legal_moves), compiled ----------------
+
+cdef class LegalMoves:
+    """The legal moves of a Board as a view: iterate, len(), ``in``, call for a new list.
+
+    table is the 8100-entry list of Move objects by from_square * 90 + to_square, and
+    move_type the Move class (``in`` takes only those). Iterating keeps the generated
+    list with the position's Zobrist key, and the next len() takes it while the key
+    still matches: list(view) asks iter() then len() (its length hint), and so
+    generates once. A kept list answers one len() at most, and only for its position.
+    """
+    cdef readonly Board board
+    cdef list table
+    cdef object move_type
+    cdef list kept
+    cdef uint64_t kept_key
+
+    def __cinit__(self, Board board not None, list table not None, object move_type):
+        if len(table) != 8100:
+            raise ValueError("table must have 8100 entries")
+        self.board = board
+        self.table = table
+        self.move_type = move_type
+        self.kept = None
+
+    def __call__(self):
+        """A new list of the legal moves."""
+        return self.board.legal_moves(self.table)
+
+    def __iter__(self):
+        cdef list moves = self.board.legal_moves(self.table)
+        self.kept = moves
+        self.kept_key = self.board.plies[self.board.nply].key
+        return iter(moves)
+
+    def __len__(self):
+        cdef int moves[MAX_MOVES]
+        cdef list kept = self.kept
+        self.kept = None
+        if kept is not None and self.kept_key == self.board.plies[self.board.nply].key:
+            return len(kept)
+        return generate_legal_moves(&self.board.st, moves)
+
+    def __bool__(self):
+        cdef int moves[MAX_MOVES]
+        return generate_legal_moves(&self.board.st, moves) > 0
+
+    def __contains__(self, move):
+        """Is move (a Move) legal? Asked of the single-move validator, not generation."""
+        if not isinstance(move, self.move_type):
+            return False
+        return self.board.is_legal(move.from_square, move.to_square)
+
+    def count(self):
+        """Number of legal moves (python-chess's ``legal_moves.count()``)."""
+        cdef int moves[MAX_MOVES]
+        return generate_legal_moves(&self.board.st, moves)
 
 
 # A type's tp_descr_get slot; the owner type may be NULL, so it is typed PyObject* here.

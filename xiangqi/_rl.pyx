@@ -66,8 +66,10 @@ cdef void gather(Board board, int history, BoardState* state, int* records, int*
     # Copy what encode_one needs from a board, with the GIL held: its state, its last
     # `history` moves (newest first, mv | cap << 16) and its repetition count, from the
     # game-end history (plies[0] the root, plies[nply] now).
-    cdef int j, n = board.nply
-    cdef const PlyRecord* plies = board.plies
+    # Only the moves since the last null move (Board.push_null): a null entry is no
+    # move to unmake, and the rulings look no further back either.
+    cdef int j, n = board.nply - board.null_base
+    cdef const PlyRecord* plies = board.plies + board.null_base
     state[0] = board.st
     count[0] = history if history < n else n
     for j in range(count[0]):

@@ -10,6 +10,7 @@ H for horse also read; upper case is Red.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Callable
 from typing import NamedTuple
@@ -250,15 +251,15 @@ def check_counts(codes: bytes, fen: str) -> None:
                 raise _fail(message, fen)
 
 
-def check_placement(codes: bytes, fen: str, counts: bool = True) -> None:
+def check_placement(codes: bytes, fen: str, counts: bool = True, facing: bool = True) -> None:
     """Raise InvalidFenError if 90 piece codes (by public square) are no legal placement.
 
     Checks, in order: no more pieces of a kind than a side has (check_counts; skipped
     with counts=False, for codes the core has loaded: its slots already bound them),
     both kings present, every king, advisor, elephant and pawn on a point its kind can
-    reach in a game, and the kings not facing on an open file. Whether the side not to
-    move is in check needs the rules core: Position asks it, then raises
-    side_in_check_error().
+    reach in a game, and (unless facing=False, for Position.from_diagram) the kings
+    not facing on an open file. Whether the side not to move is in check needs the
+    rules core: Position asks it, then raises side_in_check_error().
     """
     if counts:
         check_counts(codes, fen)
@@ -269,7 +270,7 @@ def check_placement(codes: bytes, fen: str, counts: bool = True) -> None:
         _explain_placement(codes, fen)
     red = codes.index(_RED_KING)
     black = codes.index(_BLACK_KING)
-    if red % 9 == black % 9 and not any(codes[red + 9 : black : 9]):
+    if facing and red % 9 == black % 9 and not any(codes[red + 9 : black : 9]):
         raise _fail(f"the kings face each other on file {FILE_NAMES[red % 9]}", fen)
 
 
@@ -293,3 +294,36 @@ def side_in_check_error(side: int, fen: str) -> InvalidFenError:
         f"{Color(1 - side).name.title()} is in check but it is {Color(side).name.title()}'s move",
         fen,
     )
+
+
+# -- status flags of a diagram the rules forbid (python-chess's chess.Status) -----------
+
+
+class Status(enum.IntFlag):
+    """What is wrong with a position, as python-chess's ``chess.Status`` (VALID is 0).
+
+    Position.status() returns these; only Position.from_diagram() can hold a position
+    with a flag set. The names python-chess also has carry its values and meanings.
+    """
+
+    VALID = 0
+    NO_RED_KING = 1 << 0  # python-chess's NO_WHITE_KING (after a diagram's king is taken)
+    NO_BLACK_KING = 1 << 1
+    OPPOSITE_CHECK = 1 << 10  # the side not to move is in check
+    KINGS_FACING = 1 << 20  # xiangqi's own: the kings face on an open file (将帅对面)
+
+
+def placement_status(codes: bytes) -> Status:
+    """The Status flags of 90 piece codes that need no rules core: missing kings and
+    kings facing. (OPPOSITE_CHECK needs the core: Position.status() adds it.)"""
+    flags = Status.VALID
+    if _RED_KING not in codes:
+        flags |= Status.NO_RED_KING
+    if _BLACK_KING not in codes:
+        flags |= Status.NO_BLACK_KING
+    if not flags:
+        red, black = codes.index(_RED_KING), codes.index(_BLACK_KING)
+        low, high = min(red, black), max(red, black)
+        if red % 9 == black % 9 and not any(codes[low + 9 : high : 9]):
+            flags |= Status.KINGS_FACING
+    return flags

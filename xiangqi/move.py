@@ -14,6 +14,8 @@ class Move:
     """A move from one public square (0..89, file + 9 * rank) to another.
 
     A Move knows nothing about any position; ask a Position whether it is legal.
+    ``Move.null()`` is the one exception to "two different squares": a pass (ICCS
+    "0000", as python-chess's UCI null move), which is falsy.
     """
 
     from_square: int
@@ -38,11 +40,14 @@ class Move:
     def from_iccs(cls, text: str) -> Move:
         """Parse ICCS text such as "h2e2" (files a..i, ranks 0..9 from Red's side).
 
-        Raises InvalidMoveError for anything that is not two square names of
-        two different squares.
+        "0000" is the null move (Move.null()), as in python-chess's UCI. Raises
+        InvalidMoveError for anything else that is not two square names of two
+        different squares.
         """
         if not isinstance(text, str):
             raise TypeError(f"ICCS move text must be a str, got {type(text).__name__}")
+        if text == "0000":
+            return NULL_MOVE
         frm = _SQUARE_OF_NAME.get(text[:2]) if len(text) == 4 else None
         to = _SQUARE_OF_NAME.get(text[2:]) if frm is not None else None
         if frm is None or to is None:
@@ -53,15 +58,42 @@ class Move:
             raise InvalidMoveError(f"a move must change squares, got {quote(text)}")
         return MOVES[frm * 90 + to]  # type: ignore[return-value]
 
+    @classmethod
+    def null(cls) -> Move:
+        """The null move (a pass): python-chess's ``Move.null()``. ICCS "0000", falsy.
+
+        Position.push() plays it (not while in check) and pop() undoes it; it is never
+        in legal_moves. See Position.push() for how the rulings treat it.
+        """
+        return NULL_MOVE
+
+    def __bool__(self) -> bool:
+        return self.from_square != self.to_square
+
     def iccs(self) -> str:
-        """ICCS text, e.g. "h2e2"."""
+        """ICCS text, e.g. "h2e2" ("0000" for the null move)."""
+        if self.from_square == self.to_square:
+            return "0000"
         return SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
 
     def __str__(self) -> str:
         return self.iccs()
 
     def __repr__(self) -> str:
+        if self.from_square == self.to_square:
+            return "Move.null()"
         return f"Move.from_iccs({self.iccs()!r})"
+
+
+def _make_null() -> Move:
+    null = object.__new__(Move)  # skips __post_init__, which refuses from == to
+    object.__setattr__(null, "from_square", 0)
+    object.__setattr__(null, "to_square", 0)
+    return null
+
+
+#: The one null move object (Move.null()): from_square == to_square == 0.
+NULL_MOVE = _make_null()
 
 
 #: Every (from, to) pair as one shared Move, indexed by from_square * 90 + to_square.

@@ -257,12 +257,20 @@ class GameNode:
         """The main-line child, or None at the end."""
         return self.variations[0] if self.variations else None
 
-    def end_node(self) -> GameNode:
-        """The last node of the main line from here."""
+    def end(self) -> GameNode:
+        """The last node of the main line from here (python-chess's ``end()``).
+
+        ``game.end().board()`` is the final position; ``game.end().add_variation(m)``
+        continues the game. (Up to 0.1.x, Game.end() returned that Position.)
+        """
         node: GameNode = self
         while node.variations:
             node = node.variations[0]
         return node
+
+    def end_node(self) -> GameNode:
+        """The last node of the main line from here: the same as end()."""
+        return self.end()
 
     def mainline(self) -> Iterator[ChildNode]:
         """The main-line nodes after this one, in order."""
@@ -496,7 +504,7 @@ class Game(GameNode):
         Only the moves of this game count towards repetitions; the ruling is the rules', not
         the Result tag's (which says what the record claims).
         """
-        return self.end().outcome(repetitions=repetitions, move_limit=move_limit)
+        return self._end_position().outcome(repetitions=repetitions, move_limit=move_limit)
 
     def set_opening_tags(self, traditional: bool = False) -> Opening | None:
         """Set the ECCO, Opening and Variation tags from the main line (xiangqi.ecco.tag_game)."""
@@ -559,7 +567,7 @@ class Game(GameNode):
         """A new Position at the start of the game."""
         return Position(self.fen)
 
-    def end(self) -> Position:
+    def _end_position(self) -> Position:
         """A new Position after the main-line moves, with them on its move stack."""
         pos = self.board()
         for move in self.mainline_moves():
@@ -576,7 +584,7 @@ class Game(GameNode):
             _check_text(comment, "comment")
         cache = self._cache
         if cache is None or cache[0] != self._version:
-            cache = (self._version, self.end_node(), self.end())
+            cache = (self._version, self.end(), self._end_position())
         _, node, pos = cache
         pos.push(move)  # raises IllegalMoveError, nothing changed
         child = ChildNode(node, move, comment or "", "", set())

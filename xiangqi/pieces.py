@@ -13,13 +13,28 @@ from dataclasses import dataclass
 
 
 class Color(enum.IntEnum):
-    """Side: RED (moves first, starts on ranks 0..4) or BLACK."""
+    """Side: RED (moves first, starts on ranks 0..4) or BLACK.
+
+    The numbers are the core's and the arrays': RED = 0, BLACK = 1. A Color has no
+    truth value: ``bool(color)``, ``if pos.turn:`` and ``not color`` raise TypeError.
+    python-chess's ``WHITE`` is ``True``, so there ``if board.turn:`` means "White to
+    move" and ``not color`` is the other colour; with RED = 0 either idiom would
+    silently mean the opposite here, so both fail loudly instead. Write
+    ``pos.turn == RED`` and ``~color`` (the other Color).
+    """
 
     RED = 0
     BLACK = 1
 
+    def __bool__(self) -> bool:
+        raise TypeError(
+            f"a Color has no truth value (python-chess's WHITE is True, but RED is 0): "
+            f"compare with RED or BLACK, and write ~color for the other side, not "
+            f"'not color' (got {self!s})"
+        )
+
     def __invert__(self) -> Color:
-        return Color(1 - self.value)
+        return Color.BLACK if self is Color.RED else Color.RED
 
     def __str__(self) -> str:
         # "Color.BLACK" on every Python (3.11 changed IntEnum's str() to the bare number).

@@ -22,19 +22,21 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
         "with `pip install -e .` or `python setup.py build_ext --inplace` (needs Cython and a "
         "C compiler), or run from outside this source tree to use an installed xiangqi."
     ) from exc
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, InvalidFenError
 from .fen import (
     START_FEN,
+    Status,
     board_fen,
     check_counts,
     check_placement,
     parse_fen,
+    placement_status,
     side_in_check_error,
 )
-from .move import MOVES, Move
+from .move import MOVES, NULL_MOVE, Move
 from .pieces import _PIECES, Color, Piece, PieceType
 from .rules import _outcome_of_code
-from .squares import SQUARE_NAMES, SquareSet, check_square, quote
+from .squares import SQUARE_NAMES, SquareSet, _square_set, check_square, quote
 
 if TYPE_CHECKING:
     from .rules import Outcome
@@ -46,8 +48,12 @@ _P = TypeVar("_P", bound="Position")
 MAX_COUNTER = 999_999_999
 
 #: MOVES typed for the codes the core returns: those of real moves (from != to), whose
-#: entries are never None. Cast once here, not per call (typing.cast is a Python call).
-_MOVE_OF = cast("list[Move]", MOVES)
+#: entries are never None, and 0, which the history uses for a null move (see
+#: Board.push_null). A copy of MOVES with Move.null() at 0, made once here.
+_MOVE_OF = cast("list[Move]", list(MOVES))
+_MOVE_OF[0] = NULL_MOVE
+#: Color by the core's side number (a tuple lookup, cheaper than Color(side)).
+_COLORS = (Color.RED, Color.BLACK)
 
 
 def _check_move(move: object, method: str) -> Move:
@@ -94,7 +100,7 @@ def _checked_board(
     return board
 
 
-class LegalMoveView(functools.partial[list[Move]]):
+class LegalMoveView(_core.LegalMoves):
     """The legal moves of a Position, as python-chess's ``board.legal_moves``.
 
     Iterate it, take ``len()``, test ``move in view`` (asked of the core's single-move
@@ -102,42 +108,60 @@ class LegalMoveView(functools.partial[list[Move]]):
     list as it always has. The view reads the position when used, so it stays current.
 
     Each Position makes its view once, on first use, and keeps it: edits reload the
-    same core Board. The view is a ``functools.partial`` of the core's generator, so
-    calling it runs no Python frame.
+    same core Board. The view is compiled (xiangqi._core.LegalMoves): iterating,
+    ``len()`` and calling run no Python frame, and ``list(pos.legal_moves)``
+    generates the moves once.
     """
 
     __slots__ = ()
 
     def __new__(cls, board: _core.Board) -> LegalMoveView:
-        return super().__new__(cls, board.legal_moves, MOVES)
+        return super().__new__(cls, board, MOVES, Move)
 
     @property
     def _board(self) -> _core.Board:
-        return cast(_core.Board, self.func.__self__)  # type: ignore[attr-defined]
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self())
-
-    def __len__(self) -> int:
-        return int(self.func.__self__.count_legal())  # type: ignore[attr-defined]
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and bool(
-            self._board.is_legal(move.from_square, move.to_square)
-        )
-
-    def count(self) -> int:
-        """Number of legal moves (python-chess's ``legal_moves.count()``)."""
-        return len(self)
+        return self.board
 
     def __repr__(self) -> str:
         return f"<LegalMoveView ({', '.join(sorted(str(m) for m in self))})>"
 
     def __reduce__(self) -> tuple[Any, ...]:
         raise TypeError("a LegalMoveView is not picklable; pickle its Position")
+
+
+class PseudoLegalMoveView(functools.partial[list[Move]]):
+    """The pseudo-legal moves of a Position, as python-chess's ``board.pseudo_legal_moves``:
+    the moves that follow the movement rules, including those that leave the own king
+    attacked. Iterate it, ``count()`` it, test ``move in view``, or call it for a list."""
+
+    __slots__ = ()
+
+    def __new__(cls, board: _core.Board) -> PseudoLegalMoveView:
+        return super().__new__(cls, board.pseudo_legal_moves, MOVES)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self())
+
+    def __bool__(self) -> bool:
+        return bool(self())
+
+    def __contains__(self, move: object) -> bool:
+        board = self.func.__self__  # type: ignore[attr-defined]
+        return (
+            isinstance(move, Move)
+            and bool(move)
+            and bool(board.is_pseudo_legal(move.from_square, move.to_square))
+        )
+
+    def count(self) -> int:
+        """Number of pseudo-legal moves."""
+        return len(self())
+
+    def __repr__(self) -> str:
+        return f"<PseudoLegalMoveView ({', '.join(sorted(str(m) for m in self))})>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError("a PseudoLegalMoveView is not picklable; pickle its Position")
 
 
 class Position:
@@ -217,8 +241,73 @@ class Position:
 
     @property
     def turn(self) -> Color:
-        """The side to move: RED or BLACK."""
-        return Color(self._board.side)
+        """The side to move: RED or BLACK (``bool(RED)`` is True, as python-chess's WHITE).
+
+        Setting it is an edit (python-chess lets ``board.turn = BLACK`` be assigned):
+        the position with the other side to move must be one FEN could load (the side
+        not to move not in check), else InvalidFenError and nothing changes; the move
+        stack is cleared. Setting the side already to move changes nothing.
+        """
+        return _COLORS[self._board.side]
+
+    @turn.setter
+    def turn(self, color: Color) -> None:
+        side = int(_check_color(color))
+        if side != self._board.side:
+            self._replace(self._board.codes(), side)
+
+    def ply(self) -> int:
+        """Plies since the start of the game, from the move number and the side to move.
+
+        As python-chess's ``ply()``: ``2 * (fullmove_number - 1)``, plus 1 when Black
+        is to move; a FEN with move number 1 and Black to move gives 1.
+        """
+        board = self._board
+        return 2 * (int(board.fullmove_number) - 1) + int(board.side)
+
+    def color_at(self, square: int) -> Color | None:
+        """The colour of the piece on square (0..89), or None if it is empty."""
+        code = self._board.piece_at(square if type(square) is int else check_square(square))
+        return _COLORS[(code - 1) // 7] if code else None
+
+    def piece_type_at(self, square: int) -> PieceType | None:
+        """The kind of the piece on square (0..89), or None if it is empty."""
+        code = self._board.piece_at(square if type(square) is int else check_square(square))
+        return _PIECES[code - 1].piece_type if code else None
+
+    def pieces(self, piece_type: PieceType, color: Color) -> SquareSet:
+        """The squares (0..89) of color's pieces of piece_type, as a SquareSet."""
+        if isinstance(piece_type, bool) or not isinstance(piece_type, int):
+            raise TypeError(f"piece_type must be a PieceType, got {type(piece_type).__name__}")
+        if not 0 <= piece_type <= 6:
+            raise ValueError(f"piece_type must be KING..PAWN (0..6), got {int(piece_type)}")
+        code = 1 + int(piece_type) + 7 * int(_check_color(color))
+        codes = self._board.codes()
+        mask, at = 0, codes.find(code)
+        while at >= 0:
+            mask |= 1 << at
+            at = codes.find(code, at + 1)
+        return _square_set(mask)
+
+    # -- what the rules forbid (python-chess's status() and is_valid()) --------------
+
+    def status(self) -> Status:
+        """Status.VALID (0) for a position the rules allow, else the flags of what is wrong.
+
+        Position(fen) and the edits only ever hold valid positions; a diagram loaded with
+        Position.from_diagram() may have OPPOSITE_CHECK (the side not to move is in
+        check) and KINGS_FACING, and NO_RED_KING / NO_BLACK_KING once a move of such a
+        diagram has captured a king.
+        """
+        board = self._board
+        flags = placement_status(board.codes())
+        if board.in_check(1 - board.side):
+            flags |= Status.OPPOSITE_CHECK
+        return flags
+
+    def is_valid(self) -> bool:
+        """Is status() Status.VALID? (python-chess's is_valid().)"""
+        return self.status() == Status.VALID
 
     def piece_at(self, square: int) -> Piece | None:
         """The piece on a public square (0..89), or None if it is empty."""
@@ -252,6 +341,13 @@ class Position:
             view = self._legal_moves = LegalMoveView(self._board)
         return view
 
+    @property
+    def pseudo_legal_moves(self) -> PseudoLegalMoveView:
+        """The moves that follow the movement rules, whether or not they leave the own
+        king attacked: python-chess's ``board.pseudo_legal_moves`` (iterate, ``in``,
+        ``count()``, or call it for a new list)."""
+        return PseudoLegalMoveView(self._board)
+
     def is_legal(self, move: Move) -> bool:
         """Is move legal here? Checked by the core's single-move validator, not by generation."""
         _check_move(move, "is_legal")
@@ -263,10 +359,26 @@ class Position:
         return bool(self._board.is_pseudo_legal(move.from_square, move.to_square))
 
     def push(self, move: Move) -> None:
-        """Play a legal move. An illegal one raises IllegalMoveError and changes nothing."""
+        """Play a legal move. An illegal one raises IllegalMoveError and changes nothing.
+
+        ``Move.null()`` passes (python-chess's null move, for null-move pruning): the
+        side to move changes and nothing else; it is refused (IllegalMoveError) while
+        the side to move is in check. The halfmove clock and move number count it, as
+        python-chess's do; the rulings (is_repetition, outcome: repetition, perpetual
+        check and chase) look no further back than the last null move, as Stockfish's
+        repetition detection does, so a pass never makes or breaks a repetition with
+        the positions before it. pop() undoes it like any move.
+        """
         if type(move) is not Move:
             _check_move(move, "push")
         if not self._board.push(move.from_square, move.to_square):
+            if move.from_square == move.to_square:  # the null move (a0 to a0 never is legal)
+                if self._board.push_null():
+                    return
+                side = "Red" if self._board.side == 0 else "Black"
+                raise IllegalMoveError(
+                    f"illegal null move: {side} is in check and may not pass, in {self.fen()!r}"
+                )
             raise self._illegal(move)
 
     def push_iccs(self, text: str) -> Move:
@@ -412,12 +524,48 @@ class Position:
         the points of the other palace where the other king could stand (empty, the
         other king's, or holding the first king's own pieces): the kings may not face.
         """
-        who = _check_color(color)
-        return SquareSet(self._board.attackers(int(who), check_square(square)))
+        # The core checks plain ints (and Colors, an int type) itself: the common call
+        # runs no Python check and builds the SquareSet from the core's bit mask.
+        if type(color) is not Color:
+            color = _check_color(color)
+        return _square_set(
+            self._board.attackers_mask(
+                color, square if type(square) is int else check_square(square)
+            )
+        )
+
+    def attackers_mask(self, color: Color, square: int) -> int:
+        """attackers() as an int bit mask (bit i = square i), as python-chess's."""
+        if type(color) is not Color:
+            color = _check_color(color)
+        return int(self._board.attackers_mask(color, check_square(square)))
+
+    def attacks(self, square: int) -> SquareSet:
+        """The squares the piece on square (0..89) attacks, as python-chess's ``attacks()``.
+
+        The same definition as attackers(): t is in attacks(s) exactly when s is in
+        attackers(color of the piece on s, t); so a cannon attacks the points beyond its
+        first screen up to the next piece, not the empty points it could move to. Empty
+        for an empty square.
+        """
+        return _square_set(
+            self._board.attacks_mask(square if type(square) is int else check_square(square))
+        )
+
+    def attacks_mask(self, square: int) -> int:
+        """attacks() as an int bit mask (bit i = square i), as python-chess's."""
+        return int(self._board.attacks_mask(check_square(square)))
 
     def is_attacked_by(self, color: Color, square: int) -> bool:
         """Does any piece of color attack square (0..89)? See attackers()."""
-        return bool(self.attackers(color, square))
+        if type(color) is not Color:
+            color = _check_color(color)
+        return (
+            self._board.attackers_mask(
+                color, square if type(square) is int else check_square(square)
+            )
+            != 0
+        )
 
     def checkers(self) -> SquareSet:
         """Squares of the pieces giving check to the side to move (the facing king included)."""
@@ -472,6 +620,60 @@ class Position:
         # Reload this Position's own board (the checks above passed on a scratch board,
         # so this one core call cannot fail): pos.legal_moves stays bound to it.
         self._board.load(codes, side, *counters)
+
+    def set_fen(self, fen: str) -> None:
+        """Load FEN text into this Position (python-chess's ``set_fen``), clearing the moves.
+
+        Checked as Position(fen); on InvalidFenError nothing changes. The object, and
+        the view pos.legal_moves, stay the same.
+        """
+        parsed = parse_fen(fen)
+        counters = parsed.halfmove_clock, parsed.fullmove_number
+        _checked_board(parsed.codes, parsed.side, fen, *counters)  # raises before any change
+        self._board.load(parsed.codes, parsed.side, *counters)
+
+    def set_board_fen(self, fen: str) -> None:
+        """Replace the pieces from a FEN board field (python-chess's ``set_board_fen``).
+
+        The side to move and the counters are kept, the move stack is cleared; checked
+        as set_piece_at() (InvalidFenError, nothing changed).
+        """
+        if not isinstance(fen, str):
+            raise TypeError(f"board FEN must be a str, got {type(fen).__name__}")
+        if " " in fen.strip():
+            raise InvalidFenError(f"expected only the board field of a FEN, got {quote(fen)}")
+        parsed = parse_fen(f"{fen.strip()} w")
+        self._replace(parsed.codes, self._board.side)
+
+    @classmethod
+    def from_diagram(cls: type[_P], fen: str) -> _P:
+        """Load a diagram the rules forbid, for display and analysis (python-chess's
+        ``Board(fen)`` followed by ``is_valid()``); status() says what is wrong.
+
+        Accepted here, refused by Position(fen): the side not to move in check
+        (Status.OPPOSITE_CHECK) and kings facing on an open file (KINGS_FACING). Moves,
+        rulings and queries work on such a diagram as on any position and never fail;
+        where the side to move can capture the other king, that capture is a legal move
+        (the side without a king then has no move: it has lost).
+
+        Still refused, with InvalidFenError naming the problem: FEN syntax errors, a
+        missing king, more pieces of a kind than a side has (the core holds one slot per
+        piece), and pieces on points their kind never reaches (a king outside its
+        palace, an advisor, elephant or pawn off its points): the core's generator and
+        its single-move validator both assume every piece stands where its kind can
+        stand, and would read such a piece's moves differently. Edits of the result
+        (set_piece_at, turn, ...) are checked as usual.
+        """
+        parsed = parse_fen(fen)
+        codes = parsed.codes
+        check_counts(codes, fen)
+        check_placement(codes, fen, counts=False, facing=False)
+        pos = cls.__new__(cls)
+        board = _core.Board()
+        board.load(codes, parsed.side, parsed.halfmove_clock, parsed.fullmove_number)
+        pos._board = board
+        pos._legal_moves = None
+        return pos
 
     def set_piece_at(self, square: int, piece: Piece | None) -> None:
         """Put piece on square (0..89), or empty it for None.
@@ -747,7 +949,11 @@ def _restore(
     state: dict[str, Any] | None = None,
 ) -> Position:
     pos = cls.__new__(cls)
-    Position._load(pos, fen)
+    try:
+        Position._load(pos, fen)
+    except InvalidFenError:  # a diagram the rules forbid (Position.from_diagram)
+        diagram = Position.from_diagram(fen)
+        pos._board, pos._legal_moves = diagram._board, None
     if counters is not None:
         pos._board.set_counters(*counters)
     for text in moves:

@@ -17,7 +17,8 @@ RANK_NAMES = "0123456789"
 SQUARE_NAMES: tuple[str, ...] = tuple(f + r for r in RANK_NAMES for f in FILE_NAMES)
 _SQUARE_OF_NAME = {name: i for i, name in enumerate(SQUARE_NAMES)}
 
-SQUARES = range(90)
+#: Every square number, 0..89 (python-chess's ``chess.SQUARES``), in order: a0, b0, ... i9.
+SQUARES: list[int] = list(range(90))
 
 #: Quote at most this many characters of bad input in an error message.
 QUOTE_LIMIT = 200
@@ -130,3 +131,13 @@ class SquareSet(Set[int]):
 
     def __repr__(self) -> str:
         return f"SquareSet({[SQUARE_NAMES[sq] for sq in self]})"
+
+
+_new_set = object.__new__
+
+
+def _square_set(mask: int) -> SquareSet:
+    """A SquareSet of a mask already known to fit in 90 bits (no checks: for the core's)."""
+    out: SquareSet = _new_set(SquareSet)
+    out._mask = mask
+    return out

@@ -9,6 +9,7 @@
 #   attackers_of(board, side, q, out)  side's pieces attacking q -> count        [queries]
 #   find_king(board, side)             16x16 square of side's king, 0 if none    [queries]
 #   pin_mask(board, p, mask)           where the piece on p may stand -> pinned? [queries]
+#   attacks_from(board, p, out)        points the piece on p attacks -> count    [queries]
 #
 # Every routine reads only the 16x16 board array (`squares[256]` of the board state:
 # piece id 16 + 16 * side + slot, 0 empty, 0xFF off the board), so this room needs no
@@ -253,3 +254,88 @@ cdef inline bint pin_mask(const unsigned char* board, int p, unsigned char* mask
             intersect(mask, line)
             pinned = 1
     return pinned
+
+
+# -- attacks of one piece (python-chess's board.attacks(square)) --------------------
+# The mirror image of attackers_of: q is in attacks_from(board, p) exactly when p is
+# in attackers_of(board, side of p, q) (tests/test_peer_habits.py checks every pair).
+
+cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexcept nogil:
+    # The 16x16 points the piece on p attacks, written to out (room for 32); returns
+    # how many (0 for an empty point). Same definition as attackers_of above.
+    cdef int pc = board[p], side, kind, n = 0, k, d, sq, leg, e, seen, fwd
+    cdef int[4] steps = [-16, 16, -1, 1]
+    cdef int[4] diag = [-17, -15, 15, 17]
+    cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
+    if pc < 16 or pc >= 48:
+        return 0
+    side = (pc >> 4) - 1
+    kind = slot_kind(pc)
+    if kind == 6:       # pawn: forward, and sideways once across the river
+        fwd = -16 if side == 0 else 16
+        if board[p + fwd] != 0xFF:
+            out[n] = p + fwd
+            n += 1
+        if not on_own_half(p, side):
+            for d in range(-1, 2, 2):
+                if board[p + d] != 0xFF:
+                    out[n] = p + d
+                    n += 1
+    elif kind == 3:     # horse: a jump whose leg (next to p on the long axis) is empty
+        for k in range(8):
+            sq = p + jumps[k]
+            if sq < 0 or sq > 255 or board[sq] == 0xFF:
+                continue
+            d = sq - p
+            if d == 33 or d == 31:
+                leg = p + 16
+            elif d == -33 or d == -31:
+                leg = p - 16
+            elif d == 18 or d == -14:
+                leg = p + 1
+            else:
+                leg = p - 1
+            if not board[leg]:
+                out[n] = sq
+                n += 1
+    elif kind == 2:     # elephant: two diagonal steps, eye empty, on its own half
+        for k in range(4):
+            e = p + 2 * diag[k]
+            if (0 <= e < 256 and board[e] != 0xFF and on_own_half(e, side)
+                    and not board[p + diag[k]]):
+                out[n] = e
+                n += 1
+    elif kind == 1 or kind == 0:    # advisor and king: one step inside its palace
+        for k in range(4):
+            sq = p + (diag[k] if kind == 1 else steps[k])
+            if in_palace(sq, side):
+                out[n] = sq
+                n += 1
+        if kind == 0:   # the facing king: up or down its file into the other palace
+            for k in range(2):
+                d = steps[k]
+                sq = p + d
+                while board[sq] != 0xFF:
+                    if (in_palace(sq, 1 - side) and not (
+                            board[sq] and ((board[sq] >> 4) - 1) == 1 - side
+                            and (board[sq] & 15))):
+                        out[n] = sq
+                        n += 1
+                    if board[sq]:
+                        break
+                    sq += d
+    else:               # rook: up to the first piece; cannon: past exactly one screen
+        for k in range(4):
+            d = steps[k]
+            sq = p + d
+            seen = 0
+            while board[sq] != 0xFF:
+                if kind == 4 or seen == 1:
+                    out[n] = sq
+                    n += 1
+                if board[sq]:
+                    seen += 1
+                    if seen == (1 if kind == 4 else 2):
+                        break
+                sq += d
+    return n
