@@ -1002,24 +1002,55 @@ def _wrap(tokens: list[str], width: int) -> list[str]:
 
 # -- reading: lines ---------------------------------------------------------------------------
 
-_NEWLINES = re.compile(r"\r\n|\r|\n")
-_BNEWLINES = re.compile(rb"\r\n|\r|\n")
+_LINES = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
+#: Bytes of the file read ahead, from its first non-ASCII line, to decide its encoding.
+_SNIFF_BYTES = 32_768
+#: Characters frequent in xiangqi records (pieces, moves, numerals, dates, events), in both
+#: simplified and traditional forms: the right decoding of Chinese text has many of them,
+#: a wrong one (mojibake) few.
+_COMMON = frozenset(
+    "进進退平马馬车車俥炮砲包兵卒相象仕士帅帥将將一二三四五六七八九十前后後中红紅黑胜勝负負"
+    "和局赛賽年月日第轮輪届屆全国國棋杯队隊锦錦标標市省区區甲级級名人"
+)
 
 
-def _decode(raw: bytes, encoding: str | None) -> str:
-    if encoding is not None:
-        return raw.decode(encoding, errors="replace")
+def _utf16_family(encoding: str) -> bool:
+    import codecs
+
+    return codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
+
+
+def _sniff(sample: bytes) -> str:
+    """The encoding of a file from a sample of whole lines: UTF-8 if it decodes as UTF-8, else
+    Big5 (cp950) or GB18030 (GBK), whichever reads more moves and more Chinese words."""
     try:
-        return raw.decode("utf-8")
+        sample.decode("utf-8")
+        return "utf-8"
     except UnicodeDecodeError:
-        return raw.decode("gb18030", errors="replace")
+        pass
+    best, best_score = "gb18030", (-1, -1, 0)
+    for encoding in ("gb18030", "cp950"):
+        text = sample.decode(encoding, errors="replace")
+        plies = 0
+        for game in _iterate(_Source(None, text=text), False):
+            plies += len(game.mainline_moves())
+        score = (plies, sum(ch in _COMMON for ch in text), -text.count("\ufffd"))
+        if score > best_score:
+            best, best_score = encoding, score
+    return best
 
 
 class _Source:
     """Lines (without their ends) of PGN text, a text stream or a binary stream, with pushback.
 
     Reads one line at a time (``readline``), so a stream is never held in memory; lines read
-    past the end of a game wait in ``pending`` for the next game.
+    past the end of a game wait in ``pending`` for the next game. Each line is kept with the
+    index where its unread text starts, so a line holding many games is never copied.
+
+    A binary stream's encoding is decided once: a BOM, else at its first non-ASCII line from
+    the next ``_SNIFF_BYTES`` (see _sniff). A seekable stream is left, after each game, at the
+    start of the line where the next game starts (so ``tell()`` between games gives offsets to
+    come back to). Games that share a line share its offset: seeking there reads the first.
     """
 
     def __init__(
@@ -1030,69 +1061,180 @@ class _Source:
     ) -> None:
         self.handle = handle
         self.encoding = encoding
-        self.pending: list[str] = []  # reversed: the next line is last
-        self.first = True
+        #: (line, index where its unread text starts, tell() of its raw line), reversed.
+        self.pending: list[tuple[str, int, object]] = []
+        self.current: object = None  # tell() of the raw line of the line next_line gave last
+        self.ahead: list[tuple[bytes, int]] = []  # raw lines read to sniff, with offsets
         self.games = 0
+        self.pos = 0  # byte offset of a binary handle
+        self.parked: tuple[object, object] | None = None
+        self.seekable = False
         self._text_iter: Iterator[re.Match[str]] | None = None
         if text is not None:
-            self._text_iter = re.finditer(r"([^\r\n]*)(\r\n|\r|\n|$)", text)
+            self._text_iter = _LINES.finditer(text)
             self._text_len = len(text)
+        elif handle is not None:
+            try:
+                self.seekable = bool(handle.seekable())
+            except (AttributeError, OSError, ValueError):
+                self.seekable = False
         self.done = False
+        self.wide = False
+        self.set_encoding(encoding)
+
+    def set_encoding(self, encoding: str | None) -> None:
+        self.encoding = encoding
+        self.wide = encoding is not None and _utf16_family(encoding)
+
+    # -- positions
+
+    def resume(self) -> None:
+        """Before a game: continue where the last one stopped, or from where the caller moved
+        the stream to (``seek``)."""
+        if self.handle is None or not self.seekable:
+            return
+        try:
+            now = self.handle.tell()
+        except (OSError, ValueError):
+            self.seekable = False
+            return
+        if self.parked is not None and now == self.parked[0]:
+            if self.parked[1] != now:
+                self.handle.seek(self.parked[1])  # type: ignore[arg-type]
+            return
+        self.pending.clear()
+        self.ahead.clear()
+        self.done = False
+        self.pos = now if isinstance(now, int) else 0
+
+    def park(self) -> None:
+        """After a game: leave a seekable stream at the start of the next game's line."""
+        self.parked = None
+        if self.handle is None or not self.seekable:
+            return
+        try:
+            after = self.handle.tell()
+        except (OSError, ValueError):
+            self.seekable = False
+            return
+        if self.pending:
+            cookie = self.pending[-1][2]
+        elif self.ahead:
+            cookie = self.ahead[0][1]
+        else:
+            self.parked = (after, after)
+            return
+        if cookie is None:
+            return
+        self.handle.seek(cookie)  # type: ignore[arg-type]
+        self.parked = (cookie, after)
+
+    # -- lines
 
     def _more(self) -> bool:
         """Read more lines into pending; False at the end."""
         if self.done:
             return False
+        if self.wide and self._text_iter is None:
+            assert self.encoding is not None
+            self._whole(self.encoding)
         if self._text_iter is not None:
             for match in self._text_iter:
                 if match.end() == match.start() == self._text_len:
                     continue  # the empty match at the very end
-                self.pending.append(match.group(1))
+                self.pending.append((match.group(1), 0, None))
                 return True
             self.done = True
             return False
-        assert self.handle is not None
-        raw = self.handle.readline()
+        handle = self.handle
+        assert handle is not None
+        cookie: object = None
+        if self.ahead:
+            raw: str | bytes = self.ahead[0][0]
+            cookie = self.ahead.pop(0)[1]
+        else:
+            if self.seekable and not isinstance(handle, (io.RawIOBase, io.BufferedIOBase)):
+                try:
+                    cookie = handle.tell()
+                except (OSError, ValueError):
+                    self.seekable = False
+            raw = handle.readline()
+            if isinstance(raw, bytes):
+                cookie = self.pos if self.seekable else None
+                self.pos += len(raw)
         if not raw:
             self.done = True
             return False
         if isinstance(raw, bytes):
-            if self.first and self.encoding is None:
-                if raw.startswith(b"\xef\xbb\xbf"):
-                    raw = raw[3:]
-                elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-                    self._switch_utf16(raw)
-                    return True
-            parts = [_decode(p, self.encoding) for p in _BNEWLINES.split(raw)]
+            text = self._decode(raw, cookie)
+            if text is None:
+                return True  # switched to a whole-file decoding
         elif isinstance(raw, str):
-            parts = _NEWLINES.split(raw)
+            text = raw
         else:
             raise TypeError(f"readline() gave {type(raw).__name__}, expected str or bytes")
-        self.first = False
-        if len(parts) > 1 and parts[-1] == "":
-            parts.pop()
+        parts: list[tuple[str, int, object]] = []
+        for match in _LINES.finditer(text):
+            if match.start() == len(text) and parts:
+                break
+            parts.append((match.group(1), 0, cookie))
         self.pending.extend(reversed(parts))
         return True
 
-    def _switch_utf16(self, raw: bytes) -> None:
-        """A UTF-16 file: decode it as a text stream from here on."""
-        assert self.handle is not None
-        tail = self.handle.read()  # UTF-16 files are rare and small: read them whole
-        rest = raw + (tail if isinstance(tail, bytes) else tail.encode("utf-16"))
-        text = rest.decode("utf-16", errors="replace")
-        self.handle = None
-        self._text_iter = re.finditer(r"([^\r\n]*)(\r\n|\r|\n|$)", text)
-        self._text_len = len(text)
-        self.first = False
+    def _decode(self, raw: bytes, cookie: object) -> str | None:
+        if self.encoding is None:
+            if cookie in (0, None) and raw.startswith(b"\xef\xbb\xbf"):
+                self.encoding = "utf-8"
+                return raw[3:].decode("utf-8", errors="replace")
+            if raw.startswith((b"\xff\xfe", b"\xfe\xff")) and cookie in (0, None):
+                self.ahead.insert(0, (raw, 0))
+                self._whole("utf-16")
+                return None
+            if raw.isascii():
+                return raw.decode("ascii")
+            self.ahead.insert(0, (raw, cookie if isinstance(cookie, int) else 0))
+            self._read_ahead()
+            sample = b"".join(r for r, _ in self.ahead)
+            self.encoding = _sniff(sample)
+            raw = self.ahead.pop(0)[0]
+        return raw.decode(self.encoding, errors="replace")
 
-    def next_line(self) -> str | None:
+    def _read_ahead(self) -> None:
+        assert self.handle is not None
+        size = sum(len(r) for r, _ in self.ahead)
+        while size < _SNIFF_BYTES:
+            raw = self.handle.readline()
+            if not raw:
+                break
+            assert isinstance(raw, bytes)
+            self.ahead.append((raw, self.pos))
+            self.pos += len(raw)
+            size += len(raw)
+
+    def _whole(self, encoding: str) -> None:
+        """A UTF-16 or UTF-32 file: decode it whole (such files are rare and small)."""
+        assert self.handle is not None
+        head = b"".join(r for r, _ in self.ahead)
+        self.ahead.clear()
+        tail = self.handle.read()
+        rest = head + (tail if isinstance(tail, bytes) else tail.encode(encoding))
+        text = rest.decode(encoding, errors="replace")
+        self.handle = None
+        self.seekable = False
+        self._text_iter = _LINES.finditer(text)
+        self._text_len = len(text)
+
+    def next_line(self) -> tuple[str, int] | None:
+        """The next line and the index where its unread text starts; None at the end."""
         while not self.pending:
             if not self._more():
                 return None
-        return self.pending.pop()
+        line, start, self.current = self.pending.pop()
+        return line, start
 
-    def push_back(self, line: str) -> None:
-        self.pending.append(line)
+    def push_back(self, line: str, start: int) -> None:
+        """Give back the unread text of the line next_line gave last (from index start)."""
+        self.pending.append((line, start, self.current))
 
 
 _SOURCES: weakref.WeakKeyDictionary[object, _Source] = weakref.WeakKeyDictionary()
@@ -1138,6 +1280,38 @@ _TOKEN = re.compile(
 _ICCS_WORD = re.compile(r"[a-iA-I][0-9]-?[a-iA-I][0-9]", re.ASCII)
 _WXF_WORD = re.compile(r"[A-Za-z+\-1-9][A-Za-z+\-1-9][+\-.=][1-9]", re.ASCII)
 _CHINESE_MOTION = re.compile(r"[进進退平]")
+_COMMENT_START = re.compile(r"[{;]")
+_BLANK = re.compile(r"[\s\ufeff]*\Z")
+_LEAD = re.compile(r"[\s\ufeff]*")
+
+
+_last_translated: list[str] = ["", ""]
+
+
+def _ascii_forms(line: str) -> str:
+    """line with full-width letters, digits and signs as ASCII (one character for one, so
+    indexes stay valid); the last line is kept, as each game on a long line asks again."""
+    if line.isascii():
+        return line
+    if _last_translated[0] is not line:
+        _last_translated[:] = [line, line.translate(_FULLWIDTH)]
+    return _last_translated[1]
+
+
+_last_search: list[object] = ["", 0, 0]
+
+
+def _comment_start(line: str, start: int) -> int:
+    """Index of the first "{" or ";" of line from start (len(line) if none). The last answer
+    is kept, so the games of one long line do not each search to its end again."""
+    last, since, found = _last_search
+    if last is line and isinstance(since, int) and isinstance(found, int):
+        if since <= start <= found:
+            return found
+    match = _COMMENT_START.search(line, start)
+    end = match.start() if match is not None else len(line)
+    _last_search[:] = [line, start, end]
+    return end
 
 
 class _GameReader:
@@ -1194,11 +1368,13 @@ class _GameReader:
 
     # -- tags
 
-    def take_tags(self, line: str) -> str | None:
-        """Read the tag pairs at the start of line; return the rest, or None if it starts a
-        new game (a tag seen again in this game's tag section)."""
-        pos = 0
-        line = line.lstrip("\ufeff")
+    def take_tags(self, line: str, start: int) -> int | None:
+        """Read the tag pairs of line from index start; return the index of the rest, or None
+        if it starts a new game (a tag seen again in this game's tag section)."""
+        pos = start
+        while line.startswith("\ufeff", pos):
+            pos += 1
+        first = pos
         while True:
             match = _TAG.match(line, pos)
             if match is not None:
@@ -1210,16 +1386,15 @@ class _GameReader:
                 value = match.group(2)
             name = match.group(1)
             if name in self.seen_tags:
-                return None if pos == 0 else line[pos:]
+                return None if pos == first else pos
             self.seen_tags.add(name)
             self.game.tags[name] = value
             pos = match.end()
-        rest = line[pos:]
-        if pos == 0 or _TAG_START.match(rest):
+        if pos == first or _TAG_START.match(line, pos):
             # a tag that does not parse (unclosed quote, missing bracket): skip the line
-            self.syntax("malformed tag pair", rest)
-            return ""
-        return rest
+            self.syntax("malformed tag pair", line[pos : pos + 4 * _QUOTE])
+            return len(line)
+        return pos
 
     def start_moves(self) -> None:
         self.in_moves = True
@@ -1237,10 +1412,11 @@ class _GameReader:
 
     # -- move text
 
-    def feed(self, line: str) -> str | None:
-        """Read one line of move text; return the text after a result marker (game over)."""
-        i, n = 0, len(line)
-        if self.in_comment and not line:
+    def feed(self, line: str, i: int) -> int | None:
+        """Read one line of move text from index i; return the index after a result marker
+        (the game is over), None when the line is used up."""
+        n = len(line)
+        if self.in_comment and i >= n:
             self.comment_parts.append("\n")
             return None
         while i < n:
@@ -1265,18 +1441,16 @@ class _GameReader:
             if ch == ";":
                 self.add_comment(line[i + 1 :].strip())
                 return None
-            j = line.find("{", i)
-            k = line.find(";", i)
-            end = min(x for x in (j, k, n) if x >= 0)
-            rest = self.tokens(line[i:end], line[end:])
+            end = _comment_start(line, i)
+            rest = self.tokens(line, i, end)
             if rest is not None:
                 return rest
             i = end
         return None
 
-    def tokens(self, raw: str, after: str) -> str | None:
-        segment = raw.translate(_FULLWIDTH)  # one character for one: offsets stay valid
-        for match in _TOKEN.finditer(segment):
+    def tokens(self, line: str, start: int, end: int) -> int | None:
+        """Read the tokens of line[start:end]; the index after a result marker, or None."""
+        for match in _TOKEN.finditer(_ascii_forms(line), start, end):
             kind = match.lastgroup
             text = match.group()
             if kind == "space" or kind == "number":
@@ -1287,7 +1461,7 @@ class _GameReader:
                     continue
                 if self.game.tags.get("Result", "*") == "*":
                     self.game.tags["Result"] = text
-                return raw[match.end() :] + after
+                return match.end()
             if kind == "open":
                 self.open_variation()
             elif kind == "close":
@@ -1483,42 +1657,46 @@ def _parse_move(pos: Position, word: str) -> Move:
 
 
 def _read(source: _Source, strict: bool) -> Game | None:
+    source.resume()
     number = source.games + 1
     reader = _GameReader(number, strict)
     started = False
     while True:
-        line = source.next_line()
-        if line is None:
+        got = source.next_line()
+        if got is None:
             break
+        line, i = got
         if not reader.in_moves:
-            if _TAG_START.match(line):
-                rest = reader.take_tags(line)
+            if _TAG_START.match(line, i):
+                rest = reader.take_tags(line, i)
                 if rest is None:  # a tag seen again: the next game's tags
-                    source.push_back(line)
+                    source.push_back(line, i)
                     break
                 started = True
-                if not rest.strip():
+                if _BLANK.match(line, rest):
                     continue
-                line = rest
-            stripped = line.strip().lstrip("\ufeff").strip()
-            if not stripped or line.startswith("%"):
+                i = rest
+            if _BLANK.match(line, i) or line.startswith("%", i):
                 continue
             started = True
             reader.start_moves()
-            line = line.lstrip().lstrip("\ufeff")
-        elif _TAG_START.match(line):
+            match = _LEAD.match(line, i)
+            assert match is not None
+            i = match.end()
+        elif _TAG_START.match(line, i):
             if reader.in_comment:
-                reader.syntax("unclosed comment before the next game's tags", line)
+                reader.syntax("unclosed comment before the next game's tags", line[i : i + 200])
                 reader.in_comment = False
-            source.push_back(line)
+            source.push_back(line, i)
             break
-        elif line.startswith("%") and not reader.in_comment:
+        elif line.startswith("%", i) and not reader.in_comment:
             continue
-        rest = reader.feed(line)
+        rest = reader.feed(line, i)
         if rest is not None:
-            if rest.strip():
-                source.push_back(rest)
+            if not _BLANK.match(line, rest):
+                source.push_back(line, rest)
             break
+    source.park()
     if not started:
         return None
     source.games = number
@@ -1599,7 +1777,7 @@ def read_games(
         return _iterate_path(source, encoding, strict)
     if hasattr(source, "readline"):
         src = _source_for(source)
-        src.encoding = encoding
+        src.set_encoding(encoding)
         return _iterate(src, strict, source)
     raise TypeError(
         "read_games() takes PGN text (str), a path (os.PathLike) or an open file, "
