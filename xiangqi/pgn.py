@@ -24,7 +24,13 @@ Reading
     A line that starts with a tag pair always starts a game's tags, never move text (a game may
     stop at a bare move number right before the next game). Tags and moves may share a line.
     Line ends may be LF, CRLF or CR. ``read_games`` also takes binary files and paths and
-    sniffs the encoding (a BOM, else UTF-8 line by line, else GB18030, which covers GBK).
+    decides their encoding once for the whole file: a BOM (UTF-8, UTF-16), else, at the first
+    non-ASCII line, from the next 32 kB: UTF-8 if they decode as UTF-8, else Big5 (cp950) or
+    GB18030 (which covers GBK), whichever reads more moves and more of the words of xiangqi
+    records. ``encoding=`` overrides this (UTF-16 and UTF-32 included).
+    From a seekable file, each game read leaves the file at the start of the line where the
+    next game starts, so ``f.tell()`` before ``read_game(f)`` is an offset to ``f.seek()`` back
+    to (games that share a line share its offset: seeking there reads the first of them).
 
 Errors are handled as python-chess does: a bad game does not raise, its problems are recorded.
 The game keeps the moves before the first bad main-line move, ``game.errors`` holds an
@@ -796,17 +802,22 @@ def _rebuild(
     game = Game(tags=tags)
     game.comment = comment
     built: list[ChildNode] = []
-    boards: dict[int, Position] = {}
+    # Pre-order: each node's parent is on the path to the node before it, so one Position
+    # walks the tree (pop back to the parent, push the move): linear in the tree's size.
+    pos = game.board()
+    path: list[int] = []
     for parent_index, frm, to, text, starting, nags in nodes:
+        while path and path[-1] != parent_index:
+            path.pop()
+            pos.pop()
+        if parent_index >= 0 and not path:
+            raise ValueError(f"a pickled game tree names node {parent_index} out of order")
         parent: GameNode = game if parent_index < 0 else built[parent_index]
-        pos = boards.pop(parent_index, None) if len(parent.variations) == 0 else None
-        if pos is None:
-            pos = parent.board()
         move = Move(frm, to)
         pos.push(move)
         child = ChildNode(parent, move, text, starting, set(nags))
         parent.variations.append(child)
-        boards[len(built)] = pos
+        path.append(len(built))
         built.append(child)
     game.errors = errors
     game.unread = unread
@@ -881,6 +892,7 @@ def _uncomment(body: str) -> str:
 def _movetext(game: Game, fmt: PgnFormat) -> list[str]:
     """The move text tokens of the whole tree, written without recursion."""
     tokens: list[str] = []
+    _check_text(game.comment, "the game's comment")
     if game.comment.strip():
         tokens.append(_comment(game.comment))
     pos = game.board() if fmt != "ICCS" else None
@@ -899,6 +911,7 @@ def _movetext(game: Game, fmt: PgnFormat) -> list[str]:
         return f"{move_no}..." if force else None
 
     def move_tokens(node: ChildNode, force_number: bool) -> None:
+        _check_writable(node, depth + 1)
         n = number(depth, force_number)
         if n:
             tokens.append(n)
@@ -972,6 +985,30 @@ def _movetext(game: Game, fmt: PgnFormat) -> list[str]:
             out.append(token)
         glue = token == "("
     return out
+
+
+def _check_writable(node: ChildNode, ply: int) -> None:
+    """Refuse to write what the reader could not read back (a node edited by hand)."""
+    if not isinstance(node.move, Move):
+        raise TypeError(f"the move at ply {ply} must be a Move, got {type(node.move).__name__}")
+    for what in ("comment", "starting_comment"):
+        value = getattr(node, what)
+        if not isinstance(value, str):
+            raise TypeError(
+                f"the {what} of {node.move.iccs()} at ply {ply} must be a str, "
+                f"got {type(value).__name__}"
+            )
+    nags = node.nags
+    if not isinstance(nags, (set, frozenset, list, tuple)):
+        raise TypeError(f"the nags of {node.move.iccs()} at ply {ply} must be a set of int")
+    for nag in nags:
+        if not isinstance(nag, int) or isinstance(nag, bool):
+            raise TypeError(f"a NAG of {node.move.iccs()} at ply {ply} must be an int, got {nag!r}")
+        if not 0 <= nag <= 255:
+            raise ValueError(
+                f"a NAG of {node.move.iccs()} at ply {ply} must be 0..255 to be read back, "
+                f"got {nag}"
+            )
 
 
 def _wrap(tokens: list[str], width: int) -> list[str]:
@@ -1754,9 +1791,10 @@ def read_games(
 
     A str is PGN text, already in memory, and gives a list as before; pass a pathlib.Path for
     a file name. From a file or path, games are read lazily, so memory stays bounded by one
-    game. Binary input is decoded with encoding, or, when it is None, sniffed: a BOM (UTF-8
-    or UTF-16), else each line as UTF-8 and, failing that, GB18030 (a superset of GBK). Each
-    bad game carries its errors and the others still read; strict=True raises the first.
+    game. Binary input is decoded with encoding, or, when it is None, with one encoding
+    decided for the whole file (a BOM, else UTF-8, Big5 or GB18030 by what reads; see the
+    module docstring). Each bad game carries its errors and the others still read;
+    strict=True raises the first.
     """
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
