@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     convert.add_argument("output", metavar="OUT", help="file to write (.pgn)")
     convert.add_argument(
         "--notation",
-        choices=("iccs", "wxf", "chinese"),
+        choices=("iccs", "wxf", "chinese", "san"),
         default="iccs",
         help="move text of PGN output (default iccs)",
     )

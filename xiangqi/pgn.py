@@ -3,7 +3,7 @@
 The dialect is the one of the xqbase "中国象棋电脑应用规范" PGN spec and the WXF game files:
 tag pairs (``[Game "Chinese Chess"]`` first, then Event, Site, Date, Round, RedTeam, Red,
 BlackTeam, Black, Result, and optionally ``[FEN "..."]`` for the start and
-``[Format "ICCS"|"WXF"|"Chinese"]`` for the move text), then move text with move numbers,
+``[Format "ICCS"|"WXF"|"Chinese"|"SAN"]`` for the move text), then move text with move numbers,
 ``{}`` and ``;`` comments, NAGs (``$1``), variations in parentheses, and a result: ``1-0`` (Red
 won), ``0-1`` (Black won), ``1/2-1/2`` or ``*``. Squares are public numbers 0..89 (see
 xiangqi.squares).
@@ -16,8 +16,10 @@ that keep the API of earlier versions (``game.moves.append(move)``, ``game.comme
 
 Reading
     Each move is recognised by its shape, whatever the Format tag says: ICCS ("H2-E2",
-    "h2e2"), Chinese ("炮二平五", "马８进７", any variant xiangqi.notation reads) or WXF ("C2.5",
-    "C2=5", "+R+6"); full-width letters, digits and signs (``Ｃ２＝５``) are read as their ASCII
+    "h2e2"), Chinese ("炮二平五", "马８进７", any variant xiangqi.notation reads), WXF ("C2.5",
+    "C2=5", "+R+6", Fairy-Stockfish's "23=4") or SAN as Fairy-Stockfish, Cutechess and XBoard
+    write xiangqi ("Che3", "Hg8", "Rxa10+"; see xiangqi.notation); full-width letters,
+    digits and signs (``Ｃ２＝５``) are read as their ASCII
     forms outside comments, and two moves written together without a space (``Ｃ２＝５Ｈ８＋７``,
     ``炮二平五马８进７``) are split. Trailing "!", "?" (read as NAGs $1..$6) and check marks
     ("+", "#") are allowed after a move; move numbers may be "1.", "1..." or "1、".
@@ -61,7 +63,17 @@ from typing import IO, Literal, overload
 from .errors import IllegalMoveError, InvalidMoveError, XiangqiError
 from .fen import START_FEN
 from .move import Move
-from .notation import chinese, iccs, parse_chinese, parse_iccs, parse_wxf, wxf
+from .notation import (
+    SAN_RE,
+    chinese,
+    iccs,
+    parse_chinese,
+    parse_iccs,
+    parse_san,
+    parse_wxf,
+    san,
+    wxf,
+)
 from .pieces import Color
 from .position import Position
 from .rules import Outcome
@@ -81,7 +93,7 @@ __all__ = [
     "read_games",
 ]
 
-PgnFormat = Literal["ICCS", "WXF", "Chinese"]
+PgnFormat = Literal["ICCS", "WXF", "Chinese", "SAN"]
 #: The game termination markers: Red won, Black won, drawn, unknown or unfinished.
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 #: Tags written first, in this order (the xqbase spec's roster); the rest follow as added.
@@ -582,7 +594,9 @@ class Game(GameNode):
         return child
 
     def to_pgn(self, format: str = "ICCS", width: int = 80) -> str:
-        """PGN text: tags, then the tree in format "ICCS" (H2-E2), "WXF" (C2.5) or "Chinese"."""
+        """PGN text: tags, then the tree in format "ICCS" (H2-E2), "WXF" (C2.5), "Chinese"
+        (炮二平五) or "SAN" (Che3, as Fairy-Stockfish and Cutechess write xiangqi; with a
+        ``[Variant "xiangqi"]`` tag, which those programs need, unless the game has one)."""
         fmt = _format_name(format)
         if not isinstance(width, int) or isinstance(width, bool):
             raise TypeError(f"width must be an int, got {type(width).__name__}")
@@ -592,6 +606,8 @@ class Game(GameNode):
         for name, value in tags.items():
             _check_tag(name, value)
         tags["Format"] = fmt
+        if fmt == "SAN":
+            tags.setdefault("Variant", "xiangqi")
         if tags.get("FEN") == START_FEN:
             del tags["FEN"]
         names = [t for t in TAG_ORDER if t in tags] + [t for t in tags if t not in TAG_ORDER]
@@ -846,10 +862,10 @@ def _check_tag(name: object, value: object) -> None:
 def _format_name(format: object) -> PgnFormat:
     if not isinstance(format, str):
         raise TypeError(f"format must be a str, got {type(format).__name__}")
-    for name in ("ICCS", "WXF", "Chinese"):
+    for name in ("ICCS", "WXF", "Chinese", "SAN"):
         if format.lower() == name.lower() and format.isascii():
             return name
-    raise ValueError(f"format must be 'ICCS', 'WXF' or 'Chinese', got {_quote(format)}")
+    raise ValueError(f"format must be 'ICCS', 'WXF', 'Chinese' or 'SAN', got {_quote(format)}")
 
 
 def _write(pos: Position, move: Move, fmt: PgnFormat) -> str:
@@ -857,6 +873,8 @@ def _write(pos: Position, move: Move, fmt: PgnFormat) -> str:
         return iccs(move, "dashed")
     if fmt == "WXF":
         return wxf(pos, move)
+    if fmt == "SAN":
+        return san(pos, move)
     return chinese(pos, move)
 
 
@@ -1686,8 +1704,17 @@ def _parse_move(pos: Position, word: str) -> Move:
     if not word.isascii():
         return parse_chinese(pos, word.rstrip("+#"))
     bare = word.rstrip("+#")
+    if SAN_RE.fullmatch(word) and word[0].isupper() and not word[1:].isupper():
+        # SAN ("E5e3", "Che3"): a piece letter, then lower-case files; ICCS has one case
+        try:
+            return parse_san(pos, word)
+        except IllegalMoveError:
+            if not _ICCS_WORD.fullmatch(bare):
+                raise
     if _ICCS_WORD.fullmatch(bare):
         return parse_iccs(pos, bare)
+    if SAN_RE.fullmatch(word):
+        return parse_san(pos, word)
     if len(word) == 5 and word[-1] in "+#":
         word = word[:-1]
     return parse_wxf(pos, word)

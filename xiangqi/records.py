@@ -240,7 +240,7 @@ def _pgn_read(handle: IO[bytes]) -> Iterator[Game]:
 
 def pgn_writer(notation: str = "ICCS") -> Callable[[Iterable[Game], IO[bytes]], int]:
     """A PGN writer (UTF-8, games one after the other) with moves in notation ("ICCS", "WXF",
-    "Chinese"), to register or to pass to the convert command's machinery."""
+    "Chinese", "SAN"), to register or to pass to the convert command's machinery."""
     from .pgn import _format_name
 
     name = _format_name(notation)
