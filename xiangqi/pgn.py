@@ -1060,6 +1060,8 @@ def _wrap(tokens: list[str], width: int) -> list[str]:
 _LINES = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
 #: Bytes of the file read ahead, from its first non-ASCII line, to decide its encoding.
 _SNIFF_BYTES = 32_768
+#: The likelier decoding is confirmed on the whole lines within this many characters.
+_CONFIRM_CHARS = 500
 #: Characters frequent in xiangqi records (pieces, moves, numerals, dates, events), in both
 #: simplified and traditional forms: the right decoding of Chinese text has many of them,
 #: a wrong one (mojibake) few.
@@ -1077,22 +1079,30 @@ def _utf16_family(encoding: str) -> bool:
 
 def _sniff(sample: bytes) -> str:
     """The encoding of a file from a sample of whole lines: UTF-8 if it decodes as UTF-8, else
-    Big5 (cp950) or GB18030 (GBK), whichever reads more moves and more Chinese words."""
+    Big5 (cp950) or GB18030 (GBK): the one whose text has more of the words of xiangqi records,
+    if the moves of its first lines read; otherwise the one that reads more moves."""
     try:
         sample.decode("utf-8")
         return "utf-8"
     except UnicodeDecodeError:
         pass
-    best, best_score = "gb18030", (-1, -1, 0)
-    for encoding in ("gb18030", "cp950"):
-        text = sample.decode(encoding, errors="replace")
-        plies = 0
-        for game in _iterate(_Source(None, text=text), False):
-            plies += len(game.mainline_moves())
-        score = (plies, sum(ch in _COMMON for ch in text), -text.count("\ufffd"))
-        if score > best_score:
-            best, best_score = encoding, score
-    return best
+    texts = {enc: sample.decode(enc, errors="replace") for enc in ("cp950", "gb18030")}
+    words = {
+        enc: (sum(ch in _COMMON for ch in text), -text.count("\ufffd"))
+        for enc, text in texts.items()
+    }
+    likely, other = sorted(texts, key=words.__getitem__, reverse=True)
+    head = texts[likely]
+    cut = head.rfind("\n", 0, _CONFIRM_CHARS)
+    first = _read(_Source(None, text=head[: cut if cut > 0 else _CONFIRM_CHARS]), False)
+    if first is None or not any(isinstance(e, PgnMoveError) for e in first.errors):
+        return likely
+
+    def moves_read(text: str) -> int:
+        return sum(len(g.mainline_moves()) for g in _iterate(_Source(None, text=text), False))
+
+    scores = {enc: (moves_read(texts[enc]), words[enc]) for enc in (likely, other)}
+    return max((likely, other), key=scores.__getitem__)
 
 
 class _Source:
