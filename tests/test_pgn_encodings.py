@@ -86,6 +86,20 @@ def test_encoding_is_decided_once_for_the_whole_file() -> None:
     assert games[-1].moves == iccs_list("h2e2 h9g7")
 
 
+def test_stray_bytes_in_a_utf8_file_are_reported_on_their_game() -> None:
+    # One bad byte does not make a UTF-8 file GBK: the file stays UTF-8 and the game with the
+    # bad bytes records them (game number, ply 0 in the tags).
+    text = '[Event "象棋"]\n\n1. 炮二平五 马８进７ *\n\n[Event "b"]\n[Red "x'.encode()
+    text += b'\xff\xfe"]\n\n1. h2e2 *\n'
+    first, second = read_games(io.BytesIO(text))
+    assert first.tags["Event"] == "象棋" and first.errors == []
+    assert first.moves == iccs_list("h2e2 h9g7")
+    (error,) = second.errors
+    assert error.game_number == 2 and error.ply == 0
+    assert "not utf-8" in str(error) and "ff fe" in str(error)
+    assert second.tags["Red"] == "x\ufffd\ufffd" and second.moves == iccs_list("h2e2")
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
 def test_encoding_argument_of_the_utf16_family_is_honoured(encoding: str) -> None:
     text = GBK_TEXT.replace("1. h2e2 h9g7", "1. 炮二平五 马８进７") + GBK_TEXT

@@ -148,6 +148,21 @@ def test_convert_big5_pgn_to_pgn(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert not list(tmp_path.glob("*.part"))
 
 
+def test_convert_shows_a_progress_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from xiangqi.__main__ import _Progress
+
+    monkeypatch.setattr(_Progress, "PLAIN_EVERY", 0.0)  # a line per game (stderr is no tty)
+    out = tmp_path / "out.pgn"
+    assert main(["convert", str(WUKONG), str(out), "--notation", "wxf"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 101 and lines[-1].startswith("xiangqi: 100 games, 9830 plies")
+    assert lines[0].startswith(f"converting {WUKONG}: 1 games, ")
+    assert lines[99].startswith(f"converting {WUKONG}: 100 games, 9830 plies")
+    assert len(read_games(out.read_text(encoding="utf-8"))) == 100
+
+
 def test_convert_xqf_to_pgn(tmp_path: Path) -> None:
     source = tmp_path / "game.xqf"
     source.write_bytes(encode(sample_game()))

@@ -1079,19 +1079,20 @@ def _utf16_family(encoding: str) -> bool:
 
 def _sniff(sample: bytes) -> str:
     """The encoding of a file from a sample of whole lines: UTF-8 if it decodes as UTF-8, else
-    Big5 (cp950) or GB18030 (GBK): the one whose text has more of the words of xiangqi records,
-    if the moves of its first lines read; otherwise the one that reads more moves."""
+    UTF-8, Big5 (cp950) or GB18030 (GBK): the one whose text has more of the words of xiangqi
+    records, if the moves of its first lines read; otherwise the one that reads more moves."""
     try:
         sample.decode("utf-8")
         return "utf-8"
     except UnicodeDecodeError:
         pass
-    texts = {enc: sample.decode(enc, errors="replace") for enc in ("cp950", "gb18030")}
+    # UTF-8 stays a candidate: a UTF-8 file with a few stray bytes is still UTF-8
+    texts = {enc: sample.decode(enc, errors="replace") for enc in ("utf-8", "cp950", "gb18030")}
     words = {
         enc: (sum(ch in _COMMON for ch in text), -text.count("\ufffd"))
         for enc, text in texts.items()
     }
-    likely, other = sorted(texts, key=words.__getitem__, reverse=True)
+    likely, *others = sorted(texts, key=words.__getitem__, reverse=True)
     head = texts[likely]
     cut = head.rfind("\n", 0, _CONFIRM_CHARS)
     first = _read(_Source(None, text=head[: cut if cut > 0 else _CONFIRM_CHARS]), False)
@@ -1101,8 +1102,8 @@ def _sniff(sample: bytes) -> str:
     def moves_read(text: str) -> int:
         return sum(len(g.mainline_moves()) for g in _iterate(_Source(None, text=text), False))
 
-    scores = {enc: (moves_read(texts[enc]), words[enc]) for enc in (likely, other)}
-    return max((likely, other), key=scores.__getitem__)
+    scores = {enc: (moves_read(texts[enc]), words[enc]) for enc in texts}
+    return max(texts, key=scores.__getitem__)
 
 
 class _Source:
@@ -1144,6 +1145,7 @@ class _Source:
             except (AttributeError, OSError, ValueError):
                 self.seekable = False
         self.done = False
+        self.undecodable: tuple[str, bytes] | None = None
         self.wide = False
         self.set_encoding(encoding)
 
@@ -1250,19 +1252,24 @@ class _Source:
         if self.encoding is None:
             if cookie in (0, None) and raw.startswith(b"\xef\xbb\xbf"):
                 self.encoding = "utf-8"
-                return raw[3:].decode("utf-8", errors="replace")
-            if raw.startswith((b"\xff\xfe", b"\xfe\xff")) and cookie in (0, None):
+                raw = raw[3:]
+            elif raw.startswith((b"\xff\xfe", b"\xfe\xff")) and cookie in (0, None):
                 self.ahead.insert(0, (raw, 0))
                 self._whole("utf-16")
                 return None
-            if raw.isascii():
+            elif raw.isascii():
                 return raw.decode("ascii")
-            self.ahead.insert(0, (raw, cookie if isinstance(cookie, int) else 0))
-            self._read_ahead()
-            sample = b"".join(r for r, _ in self.ahead)
-            self.encoding = _sniff(sample)
-            raw = self.ahead.pop(0)[0]
-        return raw.decode(self.encoding, errors="replace")
+            else:
+                self.ahead.insert(0, (raw, cookie if isinstance(cookie, int) else 0))
+                self._read_ahead()
+                self.encoding = _sniff(b"".join(r for r, _ in self.ahead))
+                raw = self.ahead.pop(0)[0]
+        try:
+            return raw.decode(self.encoding)
+        except UnicodeDecodeError as exc:
+            # kept as U+FFFD and reported on the game being read (see _read)
+            self.undecodable = (self.encoding, raw[exc.start : exc.start + 8])
+            return raw.decode(self.encoding, errors="replace")
 
     def _read_ahead(self) -> None:
         assert self.handle is not None
@@ -1740,6 +1747,10 @@ def _read(source: _Source, strict: bool) -> Game | None:
         if got is None:
             break
         line, i = got
+        if source.undecodable is not None:
+            encoding, raw = source.undecodable
+            source.undecodable = None
+            reader.syntax(f"bytes that are not {encoding}, read as U+FFFD", raw.hex(" "))
         if not reader.in_moves:
             if _TAG_START.match(line, i):
                 rest = reader.take_tags(line, i)
