@@ -140,3 +140,20 @@ def test_fairy_stockfish_wxf_reads_over_random_games() -> None:
         for move, text in zip(moves, fairy(moves, pyffish.NOTATION_XIANGQI_WXF)):
             assert parse_wxf(pos, text) == move, (pos.fen(), text)
             pos.push(move)
+
+
+def test_xboard_san_with_ranks_0_to_9_reads_over_random_games() -> None:
+    # XBoard numbers xiangqi ranks 0..9. Fairy-Stockfish's SAN with every rank lowered by one is
+    # that text; a game's first moves may read both ways (a rook along a file), so the reader
+    # reads them again once a move reads only with ranks 0..9.
+    import re
+
+    def lowered(text: str) -> str:
+        return re.sub(r"10|[1-9]", lambda m: str(int(m.group()) - 1), text)
+
+    for moves in random_games(40, 120, seed=22):
+        words = fairy(moves)
+        game = read_game(" ".join(lowered(w) for w in words) + " *")
+        assert game is not None and game.errors == [] and game.moves == moves
+        same = read_game(" ".join(words) + " *")
+        assert same is not None and same.errors == [] and same.moves == moves

@@ -566,13 +566,14 @@ def san(pos: Position, move: Move) -> str:
     return text
 
 
-def parse_san(pos: Position, text: str) -> Move:
+def parse_san(pos: Position, text: str, rank_base: int | None = None) -> Move:
     """The legal move that SAN text names in pos ("Che3", "Hg8", "Rxa10+", "Ra1-a2").
 
     Ranks count 1..10 from Red's side, as Fairy-Stockfish and Cutechess write them; a rank 0
     (XBoard numbers ranks 0..9) reads the text with ranks 0..9, and so does text that names no
-    legal move with ranks 1..10 and has no rank 10. The piece letter may be left out for a
-    pawn; check marks are not checked, an "x" must be a capture.
+    legal move with ranks 1..10 and has no rank 10; rank_base 1 or 0 asks for one numbering.
+    The piece letter may be left out for a pawn; check marks are not checked, an "x" must be a
+    capture.
     """
     _check_str(text, "SAN")
     match = SAN_RE.fullmatch(text.strip(" \t\r\n"))
@@ -583,6 +584,10 @@ def parse_san(pos: Position, text: str) -> Move:
     letter, from_file, from_rank, to_file, to_rank, _ = match.groups()
     ranks = [r for r in (from_rank, to_rank) if r is not None]
     bases = [0] if "0" in ranks else [1] if "10" in ranks else [1, 0]
+    if rank_base is not None:
+        if rank_base not in (0, 1) or isinstance(rank_base, bool):
+            raise ValueError(f"rank_base must be 0 or 1, got {rank_base!r}")
+        bases = [rank_base]
     error: IllegalMoveError | None = None
     for base in bases:
         try:

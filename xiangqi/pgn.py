@@ -1409,6 +1409,11 @@ class _GameReader:
         self.skip_depth = 0  # > 0: inside a variation being skipped after an error
         self.skip_pops = False  # the skipped variation was opened (its ")" closes it)
         self.error_count = 0
+        self.san_base: int | None = None  # SAN ranks 1..10 or 0..9, once a move shows which
+        #: While san_base is undecided and no variation was opened: the main-line nodes, their
+        #: text and whether it was read as SAN, to read them again with ranks 0..9 (XBoard).
+        self.san_history: list[tuple[ChildNode, str, bool]] | None = []
+        self.san_used = False
 
     # -- errors
 
@@ -1581,6 +1586,7 @@ class _GameReader:
             self.skip_depth, self.skip_pops = 1, False
             return
         assert self.pos is not None
+        self.san_history = None  # a tree is not read again
         self.stack.append((node, self.depth))
         self.pos.pop()
         self.depth -= 1
@@ -1625,7 +1631,7 @@ class _GameReader:
         word, nag = _strip_suffix(text)
         ply = self.depth + 1
         try:
-            move = _parse_move(self.pos, word)
+            move = _parse_move(self.pos, word, self)
         except (InvalidMoveError, IllegalMoveError) as exc:
             side = "Red" if self.pos.turn == Color.RED else "Black"
             where = (
@@ -1652,8 +1658,34 @@ class _GameReader:
             child.nags.add(nag)
         self.node.variations.append(child)
         self.node = child
+        if self.san_base is not None:
+            self.san_history = None
+        elif self.san_history is not None:
+            self.san_history.append((child, word, self.san_used))
+        self.san_used = False
         self.fresh = False
         self.pending_comment = []
+        return True
+
+    def reread_san_from_zero(self) -> bool:
+        """Read the main line so far again with SAN ranks 0..9 (XBoard), when a move reads only
+        that way; True if it all reads, the nodes then hold the moves read again."""
+        history = self.san_history
+        if not history or not any(is_san for _, _, is_san in history):
+            return False
+        pos = self.game.board()
+        moves: list[Move] = []
+        try:
+            for node, word, is_san in history:
+                move = parse_san(pos, word, 0) if is_san else node.move
+                pos.push(move)
+                moves.append(move)
+        except (IllegalMoveError, InvalidMoveError):
+            return False
+        for (node, _, _), move in zip(history, moves):
+            node.move = move
+        self.pos = pos
+        self.san_base, self.san_history = 0, None
         return True
 
     def finish(self) -> Game:
@@ -1716,7 +1748,36 @@ def _split_word(text: str) -> list[str]:
     return [text]
 
 
-def _parse_move(pos: Position, word: str) -> Move:
+def _parse_san_in_game(pos: Position, word: str, reader: _GameReader | None) -> Move:
+    """SAN in a game: the rank numbering (1..10, or XBoard's 0..9) that the first move read in
+    only one of them showed is kept for the rest of the game. Moves that read both ways are
+    read with ranks 1..10 until a move reads only with 0..9; the main line so far is then read
+    again with 0..9 (unless a variation was opened)."""
+    base = reader.san_base if reader is not None else None
+    if reader is not None:
+        reader.san_used = True
+    if base is not None:
+        return parse_san(pos, word, base)
+    readings: dict[int, Move | IllegalMoveError] = {}
+    for base in (1, 0):
+        try:
+            readings[base] = parse_san(pos, word, base)
+        except IllegalMoveError as exc:
+            readings[base] = exc
+    fits = [b for b, got in readings.items() if isinstance(got, Move)]
+    if 1 not in fits and reader is not None and reader.reread_san_from_zero():
+        # the moves before were XBoard's ranks 0..9 read as 1..10: read again, and this one
+        assert reader.pos is not None
+        return parse_san(reader.pos, word, 0)
+    if len(fits) == 1 and reader is not None:
+        reader.san_base = fits[0]
+    found = readings[fits[0] if fits else 1]
+    if isinstance(found, IllegalMoveError):
+        raise found
+    return found
+
+
+def _parse_move(pos: Position, word: str, reader: _GameReader | None = None) -> Move:
     """The legal move a move token names, in whichever notation it is written."""
     if not word.isascii():
         return parse_chinese(pos, word.rstrip("+#"))
@@ -1724,14 +1785,14 @@ def _parse_move(pos: Position, word: str) -> Move:
     if SAN_RE.fullmatch(word) and word[0].isupper() and not word[1:].isupper():
         # SAN ("E5e3", "Che3"): a piece letter, then lower-case files; ICCS has one case
         try:
-            return parse_san(pos, word)
+            return _parse_san_in_game(pos, word, reader)
         except IllegalMoveError:
             if not _ICCS_WORD.fullmatch(bare):
                 raise
     if _ICCS_WORD.fullmatch(bare):
         return parse_iccs(pos, bare)
     if SAN_RE.fullmatch(word):
-        return parse_san(pos, word)
+        return _parse_san_in_game(pos, word, reader)
     if len(word) == 5 and word[-1] in "+#":
         word = word[:-1]
     return parse_wxf(pos, word)
