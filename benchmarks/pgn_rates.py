@@ -7,13 +7,19 @@
   (tracemalloc) against the file size, which shows that one game at a time is held;
 - read_game of one game of P plies written one move per line, and Game.add_move of P plies,
   and to_pgn of that game: plies/s;
-- read_games on a megabyte of junk: MB/s and how many errors it recorded.
+- read_games on a megabyte of junk: MB/s and how many errors it recorded;
+- the 150 Big5 files of tests/data/games/ccpd-big5 read from their bytes through
+  xiangqi.open_games (encoding sniffed per file): files/s, games/s, plies/s;
+- long lines: many games on one line, and one game with a comment after every move on one
+  line, at two sizes: plies/s and the time ratio (linear gives about the size ratio, 4);
+- SAN (as Fairy-Stockfish writes xiangqi): to_pgn("SAN") and reading it back, plies/s.
 Times are the best of 3 runs (a single run for the big cases, as they take seconds).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 import tempfile
@@ -24,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from xiangqi import Move  # noqa: E402
+from xiangqi import Move, open_games  # noqa: E402
 from xiangqi.pgn import Game, read_game, read_games  # noqa: E402
 
 WUKONG = ROOT / "tests" / "data" / "games" / "wukong"
@@ -96,6 +102,59 @@ def junk() -> None:
     print(f"read_games, 1 MB of junk: {1 / seconds:.1f} MB/s, {len(games)} games, {errors} errors")
 
 
+def big5() -> None:
+    files = sorted((ROOT / "tests" / "data" / "games" / "ccpd-big5").glob("*.pgn"))
+
+    def run() -> tuple[int, int, int]:
+        n = plies = errors = 0
+        for path in files:
+            for game in open_games(path):
+                n += 1
+                plies += len(game.moves)
+                errors += len(game.errors)
+        return n, plies, errors
+
+    seconds, (n, plies, errors) = timed(run, repeat=3)
+    print(
+        f"open_games, {len(files)} Big5 files ({n} games, {errors} errors): "
+        f"{len(files) / seconds:6.0f} files/s {n / seconds:6.0f} games/s {plies / seconds:8.0f} "
+        "plies/s"
+    )
+
+
+def long_lines() -> None:
+    cycle = ["b0c2", "b9c7", "c2b0", "c7b9"]
+    for label, make in (
+        (
+            "games on one line",
+            lambda k: " ".join(f'[Event "g{i}"] 1. 炮二平五 h9g7 2. h0g2 1-0' for i in range(k)),
+        ),
+        (
+            "comment after every move",
+            lambda k: " ".join(f"{cycle[i % 4]} {{c{i}}}" for i in range(3 * k)) + " *",
+        ),
+    ):
+        times, rates = [], []
+        for k in (2_000, 8_000):
+            text = make(k)
+            data = text.encode("utf-8")
+            seconds, games = timed(lambda: list(read_games(io.BytesIO(data))), repeat=3)  # noqa: B023
+            plies = sum(len(g.moves) for g in games)
+            times.append(seconds)
+            rates.append(f"{len(data) / 1e6:.2f} MB {plies / seconds:8.0f} plies/s")
+        ratio = times[1] / times[0]
+        print(f"one line, {label}: {'; '.join(rates)}; time ratio x4 size {ratio:.1f}")
+
+
+def san_rates(plies: int) -> None:
+    games = list(read_games(WUKONG / "wukong_iccs.pgn"))
+    total = sum(len(g.moves) for g in games)
+    seconds, texts = timed(lambda: [g.to_pgn("SAN") for g in games])
+    print(f"to_pgn('SAN'), {len(games)} master games:   {total / seconds:9.0f} plies/s")
+    seconds, _ = timed(lambda: read_games("\n".join(texts)))
+    print(f"read_games of SAN, {len(games)} master games: {total / seconds:9.0f} plies/s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -107,6 +166,9 @@ def main() -> None:
             collection(args.games, notation, Path(folder), trace=notation == "iccs")
     long_game(args.plies)
     junk()
+    big5()
+    long_lines()
+    san_rates(args.plies)
 
 
 if __name__ == "__main__":

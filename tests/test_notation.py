@@ -302,7 +302,7 @@ def test_iccs_errors() -> None:
 # -- errors ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["", "C2.", "C2.55", "X2.5", "C0.5", "C2*5", "P+3.4", "37.4"])
+@pytest.mark.parametrize("text", ["", "C2.", "C2.55", "X2.5", "C0.5", "C2*5", "P+3.4", "67.4"])
 def test_malformed_wxf(text: str) -> None:
     with pytest.raises(InvalidMoveError, match=re.escape(repr(text))):
         parse_wxf(Position(), text)

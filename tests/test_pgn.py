@@ -159,7 +159,7 @@ def test_add_move_checks_legality() -> None:
     with pytest.raises(ValueError, match="result"):
         game.result = "2-0"
     with pytest.raises(ValueError, match="format"):
-        game.to_pgn("SAN")
+        game.to_pgn("LAN")
 
 
 def playout(seed: int, plies: int) -> list[Move]:

@@ -121,12 +121,11 @@ def test_chinese_writer_agrees_with_a_transliteration_of_fairy_stockfish_wxf(nam
     assert compared > 0.9 * total
 
 
-@pytest.mark.xfail(strict=True, reason="the reader does not know this Fairy-Stockfish WXF form")
 def test_fairy_stockfish_wxf_for_the_middle_of_three_pawns_reads() -> None:
     # Generated game 18 (generated/games_uci_rejected.txt) is left out of the collection: at
     # ply 130 Black's middle pawn of three on file 3 (c3, between c5 and c0) goes to d3, and
     # Fairy-Stockfish writes "23=4" (second pawn from the front, file 3), where our writer
-    # writes "P3.4". The reader raises InvalidMoveError on "23=4" today.
+    # writes "P3.4". The reader reads Fairy-Stockfish's form too.
     line = (GAMES / "generated" / "games_uci_rejected.txt").read_text(encoding="utf-8")
     number, _, _, _, text = line.strip().split("|")
     moves = [Move.from_iccs(m) for m in text.split()]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyffish
@@ -325,16 +327,64 @@ def test_read_game_scans_each_character_once(monkeypatch: pytest.MonkeyPatch) ->
     real = pgn._TOKEN
 
     class Counting:
-        def finditer(self, text: str) -> object:
+        def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> object:
             nonlocal scanned
-            scanned += len(text)
-            return real.finditer(text)
+            end = len(text) if endpos is None else endpos
+            scanned += end - pos
+            return real.finditer(text, pos, end)
 
     monkeypatch.setattr(pgn, "_TOKEN", Counting())
     text = _shuffle_text(5000)
     game = read_game(text)
     assert game is not None and len(game.moves) == 5000
     assert scanned <= len(text)
+
+
+class _CountingScans:
+    """Stands in for the reader's regexes and counts the characters each is given to scan."""
+
+    def __init__(self, real: re.Pattern[str]) -> None:
+        self.real = real
+        self.scanned = 0
+
+    def finditer(
+        self, text: str, pos: int = 0, endpos: int | None = None
+    ) -> Iterator[re.Match[str]]:
+        # finditer scans lazily: count up to the end of each match the reader takes
+        for match in self.real.finditer(text, pos, len(text) if endpos is None else endpos):
+            self.scanned += match.end() - pos
+            pos = match.end()
+            yield match
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        match = self.real.search(text, pos)
+        self.scanned += (match.end() if match is not None else len(text)) - pos
+        return match
+
+
+@pytest.mark.parametrize("shape", ["games_on_one_line", "comment_after_every_move"])
+def test_one_long_line_is_scanned_once(shape: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Many games on one line, or one game with a comment after every move on one line, used to
+    # be read in quadratic time: each game (or comment) tokenised or searched the rest of the
+    # line again. Count the characters the tokenizer and the comment search are given.
+    import xiangqi.pgn as pgn
+
+    tokens, searches = _CountingScans(pgn._TOKEN), _CountingScans(pgn._COMMENT_START)
+    monkeypatch.setattr(pgn, "_TOKEN", tokens)
+    monkeypatch.setattr(pgn, "_COMMENT_START", searches)
+    cycle = ["b0c2", "b9c7", "c2b0", "c7b9"]
+    if shape == "games_on_one_line":
+        text = " ".join(f'[Event "g{i}"] 1. 炮二平五 h9g7 2. h0g2 1-0' for i in range(2000))
+        games = list(read_games(io.BytesIO(text.encode("utf-8"))))
+        assert len(games) == 2000 and all(len(g.moves) == 3 for g in games)
+        assert games[1999].tags["Event"] == "g1999"
+    else:
+        text = " ".join(f"{cycle[i % 4]} {{note {i}}}" for i in range(8000)) + " *"
+        game = read_game(text)
+        assert game is not None and len(game.moves) == 8000
+        assert game.variations[0].comment == "note 0"
+    assert tokens.scanned <= len(text)
+    assert searches.scanned <= len(text)
 
 
 def test_read_game_time_grows_linearly() -> None:

@@ -10,6 +10,9 @@ ranks 0..9 from Red's side), and moves are written in ICCS ("h2e2").
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
 from .fen import START_FEN, Status
 from .move import Move
@@ -27,11 +30,22 @@ from .squares import (
     square_rank,
 )
 
+if TYPE_CHECKING:
+    from .pgn import Game
+
 __version__ = "0.1.0"
 
 #: FEN of the start position (python-chess's name). START_FEN is the same string, kept
 #: as an alias because existing code and this project's own modules use it.
 STARTING_FEN = START_FEN
+
+
+def open_games(source: object, *, format: str | None = None) -> Iterator[Game]:
+    """The games of a game-record file (PGN in any encoding, XQF, ...), its format recognised
+    from its content: see xiangqi.records.open_games (imported on first use)."""
+    from .records import open_games as _open_games
+
+    return _open_games(source, format=format)  # type: ignore[arg-type]
 
 
 __all__ = [
@@ -57,6 +71,7 @@ __all__ = [
     "__version__",
     "generate_legal",
     "legal_moves_batch",
+    "open_games",
     "parse_square",
     "perft",
     "square",

@@ -3,7 +3,8 @@
 Also installed as the ``xiangqi`` console script. ``perft DEPTH [--fen FEN] [--divide]``
 counts leaves; ``analyse --engine CMD`` prints an engine's principal variations;
 ``match --engine CMD --engine CMD`` plays engine-vs-engine games (see xiangqi.match).
-An engine CMD is a command line, prefixed "ucci:" for a UCCI engine.
+An engine CMD is a command line, prefixed "ucci:" for a UCCI engine. ``convert IN OUT``
+converts game records (see xiangqi.records).
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ from .fen import START_FEN
 from .position import Position
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from .engine import PovScore
     from .move import Move
+    from .pgn import Game
 
 #: Deepest perft the command line runs. perft(8) from the start is about 5 * 10**12
 #: leaves, a day of counting; a larger depth is a typo, not a job.
@@ -124,6 +128,81 @@ def _match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _convert(args: argparse.Namespace) -> int:
+    import os
+
+    from .records import UnknownFormatError, find_format, format_for_path, open_games, pgn_writer
+
+    source, target = args.input, args.output
+    if os.path.abspath(source) == os.path.abspath(target):
+        raise UnknownFormatError(f"IN and OUT are the same file: {target!r}")
+    out_fmt = find_format(args.to) if args.to else format_for_path(target, writing=True)
+    writer = pgn_writer(args.notation) if out_fmt.name == "pgn" else out_fmt.write
+    if writer is None:
+        raise UnknownFormatError(f"the {out_fmt.name} format has no writer")
+    if args.notation != "iccs" and out_fmt.name != "pgn":
+        raise UnknownFormatError(f"--notation is for PGN output, not {out_fmt.name}")
+    games = open_games(source, format=args.from_format)
+    progress = _Progress(f"converting {source}")
+    partial = f"{target}.part"
+    try:
+        with open(partial, "wb") as out:
+            writer(progress.count(games), out)
+        os.replace(partial, target)
+    except BaseException:
+        progress.close()
+        if os.path.exists(partial):
+            os.remove(partial)
+        raise
+    progress.close()
+    summary = f"{progress.games} games, {progress.plies} plies written to {target}"
+    if progress.bad:
+        summary += f"; {progress.bad} games had errors (the first: {progress.first_error})"
+    print(f"xiangqi: {summary}", file=sys.stderr)
+    return 0
+
+
+class _Progress:
+    """A progress line on stderr for long conversions: rewritten in place on a terminal, a
+    line every PLAIN_EVERY seconds otherwise."""
+
+    TTY_EVERY = 0.2
+    PLAIN_EVERY = 10.0
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.games = self.plies = self.bad = 0
+        self.first_error = ""
+        self.tty = sys.stderr.isatty()
+        self.started = self.last = time.monotonic()
+        self.shown = False
+
+    def count(self, games: Iterator[Game]) -> Iterator[Game]:
+        for game in games:
+            self.games += 1
+            self.plies += sum(1 for _ in game.mainline())
+            if game.errors:
+                self.bad += 1
+                if not self.first_error:
+                    self.first_error = str(game.errors[0])
+            now = time.monotonic()
+            if now - self.last >= (self.TTY_EVERY if self.tty else self.PLAIN_EVERY):
+                self.last = now
+                rate = self.games / max(now - self.started, 1e-9)
+                line = f"{self.what}: {self.games} games, {self.plies} plies ({rate:.0f} games/s)"
+                if self.tty:
+                    print(f"\r{line}", end="", file=sys.stderr, flush=True)
+                    self.shown = True
+                else:
+                    print(line, file=sys.stderr, flush=True)
+            yield game
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+            self.shown = False
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -164,13 +243,30 @@ def main(argv: list[str] | None = None) -> int:
     match.add_argument(
         "--max-plies", type=_positive, default=300, help="draw after this many plies (300)"
     )
+    convert = sub.add_parser(
+        "convert",
+        help="convert game records between formats",
+        description="Read every game of IN (its format recognised from its content) and write "
+        "them to OUT in the format its extension names (.pgn).",
+    )
+    convert.add_argument("input", metavar="IN", help="game-record file to read")
+    convert.add_argument("output", metavar="OUT", help="file to write (.pgn)")
+    convert.add_argument(
+        "--notation",
+        choices=("iccs", "wxf", "chinese", "san"),
+        default="iccs",
+        help="move text of PGN output (default iccs)",
+    )
+    convert.add_argument("--from", dest="from_format", help="format of IN (default: recognised)")
+    convert.add_argument("--to", help="format of OUT (default: from its extension)")
     args = parser.parse_args(argv)
     if args.command == "perft" and not 0 <= args.depth <= MAX_CLI_DEPTH:
         parser.error(f"depth must be in 0..{MAX_CLI_DEPTH}, got {args.depth}")
     if args.command == "match" and len(args.engine) != 2:
         parser.error("match needs --engine exactly twice")
     errors: tuple[type[Exception], ...] = (XiangqiError, OSError)
-    if args.command != "perft":  # perft alone keeps start-up free of asyncio and the engine client
+    # perft and convert keep start-up free of asyncio and the engine client
+    if args.command not in ("perft", "convert"):
         from .engine import EngineError
 
         errors = (*errors, EngineError)
@@ -179,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
             return _analyse(args)
         if args.command == "match":
             return _match(args)
+        if args.command == "convert":
+            return _convert(args)
         return _perft(args)
     except errors as exc:
         print(f"xiangqi: error: {exc}", file=sys.stderr)

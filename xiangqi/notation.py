@@ -22,8 +22,12 @@ notation")
     digit (``P+.4``, ``P3.4``, ``P-.4``); with four or five, the foremost and rearmost are
     ``++``/``--`` (``++.4``, ``P+.4``, ``P3.4``, ``P-.4``, ``--.4``); with two or more pawns on
     each of two files the file digit takes the letter's place (``3+.4``, ``33.4``, ``3-.4``,
-    ``7+.6``). Advisors and elephants never need a marker: of two on one file, one can only
-    advance and the other only retreat. Output writes ``.``; input also takes ``=``, lower case,
+    ``7+.6``). Fairy-Stockfish writes a pawn on a file holding three or more (or when two files
+    hold two or more) as its place from the front, then the file: ``23=4`` is the second pawn
+    on file 3; that is read too (``33``, ``11``... are read as WXF's middle pawn when written
+    with ``.``, as Fairy-Stockfish's with ``=``, and the other way when only that one fits).
+    Advisors and elephants never need a marker: of two on one file, one can only advance and
+    the other only retreat. Output writes ``.``; input also takes ``=``, lower case,
     the letters G (general or guard: king and advisor moves never read alike), S (soldier),
     N (knight), B (bishop) and M (minister, the elephant, as in the WXF-hosted "Chinese Chess File
     Format"), the front/rear marker before the letter (``+R+6`` for ``R++6``, as the wxf.ca
@@ -43,6 +47,12 @@ Chinese (象棋竞赛规则 article 7.5, and 象棋百科全书 "中国象棋电
     the name (``前九平八``), and the numbered series of the computer standard
     (``一兵``..``五兵``: pawns on files holding two or more, files from the mover's right, each
     file front to back).
+
+SAN (as Fairy-Stockfish, Cutechess and XBoard-style GUIs write xiangqi)
+    Piece letter K A E H R C P, the file and/or rank of departure when needed, ``x`` for a
+    capture, the point reached with ranks 1..10, ``+``/``#``: ``Che3``, ``Hg8``, ``Rxa10+``.
+    ``san`` writes it; ``parse_san`` also reads ranks 0..9 (XBoard), the letters G, B and N, a
+    pawn without its letter and the long form ``Ra1-a2``.
 
 Parsing raises InvalidMoveError for text that is not of the form, and IllegalMoveError when no
 legal move, or more than one, fits the text here. Text with a redundant or missing marker is
@@ -71,7 +81,9 @@ __all__ = [
     "iccs",
     "parse_chinese",
     "parse_iccs",
+    "parse_san",
     "parse_wxf",
+    "san",
     "wxf",
 ]
 
@@ -291,6 +303,7 @@ class _Wanted:
     a: int
     direction: str
     number: int
+    file: int = 0  # how "order": the a-th pawn from the front on this file
 
     def picks(self, info: _PieceInfo) -> bool:
         """Does the described piece pick the piece of info?"""
@@ -301,6 +314,8 @@ class _Wanted:
             return i == n // 2 if n >= 3 and n % 2 else True
         if how == "series":
             return info.series == self.a - 1
+        if how == "order":
+            return info.file == self.file and info.order == self.a - 1
         if self.a and info.file != self.a:
             return False
         if n < 2:
@@ -348,7 +363,8 @@ def _find(pos: Position, wanted: _Wanted, text: str, notation: str) -> Move:
 _WXF_DIRECTIONS = {"+": "+", "-": "-", ".": ".", "=": "."}
 
 
-def _parse_wxf_text(text: str) -> _Wanted:
+def _parse_wxf_text(text: str) -> list[_Wanted]:
+    """The readings of WXF text, the likelier first (two only for Fairy-Stockfish's "33")."""
     s = "".join(text.translate(_FULLWIDTH).split())
     bad = InvalidMoveError(
         f"expected WXF move text of 4 characters such as 'C2.5', 'H8+7', 'R+.3' or '++.4', "
@@ -373,18 +389,36 @@ def _parse_wxf_text(text: str) -> _Wanted:
             raise bad
     elif c0 in "+-" and c1 == c0:
         kinds, how, a = (P,), ("foremost" if c0 == "+" else "rearmost"), 0
-    elif c0 in "123456789" and (c1 in "+-" or c1 == c0):
+    elif c0 in "123456789" and c1 in "+-":
         kinds, a = (P,), int(c0)
-        how = "front" if c1 == "+" else "rear" if c1 == "-" else "middle"
+        how = "front" if c1 == "+" else "rear"
+    elif c0 in "12345" and c1 in "123456789":
+        # Fairy-Stockfish: the c0-th pawn from the front on file c1 ("23=4")
+        fsf = _Wanted((P,), "order", int(c0), _WXF_DIRECTIONS[s[2]], int(s[3]), int(c1))
+        if c1 != c0:
+            return [fsf]
+        wxf = _Wanted((P,), "middle", int(c0), _WXF_DIRECTIONS[s[2]], int(s[3]))
+        return [fsf, wxf] if s[2] == "=" else [wxf, fsf]  # WXF writes "33.4", Fairy "33=4"
+    elif c0 in "6789" and c1 == c0:
+        kinds, how, a = (P,), "middle", int(c0)
     else:
         raise bad
-    return _Wanted(kinds, how, a, _WXF_DIRECTIONS[s[2]], int(s[3]))
+    return [_Wanted(kinds, how, a, _WXF_DIRECTIONS[s[2]], int(s[3]))]
 
 
 def parse_wxf(pos: Position, text: str) -> Move:
     """The legal move that WXF text names in pos (see the module docstring for what is read)."""
     _check_str(text, "WXF")
-    return _find(pos, _parse_wxf_text(text), text, "WXF")
+    first, *others = _parse_wxf_text(text)
+    try:
+        return _find(pos, first, text, "WXF")
+    except IllegalMoveError:
+        for other in others:  # "33" in WXF's or Fairy-Stockfish's reading: whichever fits
+            try:
+                return _find(pos, other, text, "WXF")
+            except IllegalMoveError:
+                pass
+        raise
 
 
 # -- Chinese ----------------------------------------------------------------------------------
@@ -486,6 +520,115 @@ def parse_chinese(pos: Position, text: str) -> Move:
     """The legal move that Chinese text names in pos (see the module docstring for the forms)."""
     _check_str(text, "Chinese")
     return _find(pos, _parse_chinese_text(text), text, "Chinese")
+
+
+# -- SAN --------------------------------------------------------------------------------------
+
+_SAN_LETTERS = "KAEHRCP"
+#: Piece kinds of each SAN letter read (G general, B bishop and N knight as some GUIs write).
+_SAN_READ: dict[str, PieceType] = {
+    "K": K, "G": K, "A": A, "E": E, "B": E, "H": H, "N": H, "R": R, "C": C, "P": P,
+}  # fmt: skip
+SAN_RE = re.compile(r"([KGAEBHNRCP])?([a-i])?(10|[0-9])?[x:]?-?([a-i])(10|[0-9])([+#]?)", re.ASCII)
+
+
+def san(pos: Position, move: Move) -> str:
+    """SAN text of a legal move in pos as Fairy-Stockfish, Cutechess and XBoard-style GUIs
+    write xiangqi: piece letter (K A E H R C P), the file and/or rank of departure when another
+    piece of the kind could go to the same point, "x" for a capture, the point reached with
+    ranks 1..10 from Red's side, then "+" for check or "#" for mate: "Che3", "Hg8", "Rxa10+"."""
+    _checked_context(pos, move, "SAN")
+    frm, to = move.from_square, move.to_square
+    piece = pos.piece_at(frm)
+    assert piece is not None
+    rivals = [
+        m.from_square
+        for m in pos.legal_moves()
+        if m.to_square == to and m.from_square != frm and pos.piece_at(m.from_square) == piece
+    ]
+    text = _SAN_LETTERS[piece.piece_type]
+    if rivals:
+        if all(sq % 9 != frm % 9 for sq in rivals):
+            text += FILE_NAMES[frm % 9]
+        elif all(sq // 9 != frm // 9 for sq in rivals):
+            text += str(frm // 9 + 1)
+        else:
+            text += f"{FILE_NAMES[frm % 9]}{frm // 9 + 1}"
+    if pos.is_capture(move):
+        text += "x"
+    text += f"{FILE_NAMES[to % 9]}{to // 9 + 1}"
+    if pos.gives_check(move):
+        pos.push(move)
+        try:
+            text += "#" if pos.is_checkmate() else "+"
+        finally:
+            pos.pop()
+    return text
+
+
+def parse_san(pos: Position, text: str, rank_base: int | None = None) -> Move:
+    """The legal move that SAN text names in pos ("Che3", "Hg8", "Rxa10+", "Ra1-a2").
+
+    Ranks count 1..10 from Red's side, as Fairy-Stockfish and Cutechess write them; a rank 0
+    (XBoard numbers ranks 0..9) reads the text with ranks 0..9, and so does text that names no
+    legal move with ranks 1..10 and has no rank 10; rank_base 1 or 0 asks for one numbering.
+    The piece letter may be left out for a pawn; check marks are not checked, an "x" must be a
+    capture.
+    """
+    _check_str(text, "SAN")
+    match = SAN_RE.fullmatch(text.strip(" \t\r\n"))
+    if match is None:
+        raise InvalidMoveError(
+            f"expected SAN move text such as 'Che3', 'Hg8' or 'Rxa10+', got {quote(text)}"
+        )
+    letter, from_file, from_rank, to_file, to_rank, _ = match.groups()
+    ranks = [r for r in (from_rank, to_rank) if r is not None]
+    bases = [0] if "0" in ranks else [1] if "10" in ranks else [1, 0]
+    if rank_base is not None:
+        if rank_base not in (0, 1) or isinstance(rank_base, bool):
+            raise ValueError(f"rank_base must be 0 or 1, got {rank_base!r}")
+        bases = [rank_base]
+    error: IllegalMoveError | None = None
+    for base in bases:
+        try:
+            return _find_san(pos, match, base)
+        except IllegalMoveError as exc:
+            error = error or exc
+    assert error is not None
+    raise error
+
+
+def _find_san(pos: Position, match: re.Match[str], base: int) -> Move:
+    text = match.string
+    letter, from_file, from_rank, to_file, to_rank, _ = match.groups()
+    capture = bool(set(text) & set("x:"))
+    kind = _SAN_READ[letter] if letter else P
+    rank = int(to_rank) - base
+    if not 0 <= rank <= 9:
+        raise IllegalMoveError(f"SAN move {quote(text)}: no rank {to_rank} in {pos.fen()!r}")
+    to = FILE_NAMES.index(to_file) + 9 * rank
+    fitting = []
+    for move in pos.legal_moves():
+        frm = move.from_square
+        if move.to_square != to:
+            continue
+        piece = pos.piece_at(frm)
+        if piece is None or piece.piece_type != kind:
+            continue
+        if from_file is not None and FILE_NAMES[frm % 9] != from_file:
+            continue
+        if from_rank is not None and frm // 9 != int(from_rank) - base:
+            continue
+        if capture and not pos.is_capture(move):
+            continue
+        fitting.append(move)
+    if len(fitting) == 1:
+        return fitting[0]
+    why = "ambiguous, it fits " + ", ".join(sorted(m.iccs() for m in fitting))
+    if not fitting:
+        side = "Red" if pos.turn == Color.RED else "Black"
+        why = f"no legal {side} {kind.name.lower()} move goes there"
+    raise IllegalMoveError(f"SAN move {quote(text)}: {why} in {pos.fen()!r}")
 
 
 def _check_str(text: object, notation: str) -> None:

@@ -3,7 +3,7 @@
 The dialect is the one of the xqbase "中国象棋电脑应用规范" PGN spec and the WXF game files:
 tag pairs (``[Game "Chinese Chess"]`` first, then Event, Site, Date, Round, RedTeam, Red,
 BlackTeam, Black, Result, and optionally ``[FEN "..."]`` for the start and
-``[Format "ICCS"|"WXF"|"Chinese"]`` for the move text), then move text with move numbers,
+``[Format "ICCS"|"WXF"|"Chinese"|"SAN"]`` for the move text), then move text with move numbers,
 ``{}`` and ``;`` comments, NAGs (``$1``), variations in parentheses, and a result: ``1-0`` (Red
 won), ``0-1`` (Black won), ``1/2-1/2`` or ``*``. Squares are public numbers 0..89 (see
 xiangqi.squares).
@@ -16,15 +16,23 @@ that keep the API of earlier versions (``game.moves.append(move)``, ``game.comme
 
 Reading
     Each move is recognised by its shape, whatever the Format tag says: ICCS ("H2-E2",
-    "h2e2"), Chinese ("炮二平五", "马８进７", any variant xiangqi.notation reads) or WXF ("C2.5",
-    "C2=5", "+R+6"); full-width letters, digits and signs (``Ｃ２＝５``) are read as their ASCII
+    "h2e2"), Chinese ("炮二平五", "马８进７", any variant xiangqi.notation reads), WXF ("C2.5",
+    "C2=5", "+R+6", Fairy-Stockfish's "23=4") or SAN as Fairy-Stockfish, Cutechess and XBoard
+    write xiangqi ("Che3", "Hg8", "Rxa10+"; see xiangqi.notation); full-width letters,
+    digits and signs (``Ｃ２＝５``) are read as their ASCII
     forms outside comments, and two moves written together without a space (``Ｃ２＝５Ｈ８＋７``,
     ``炮二平五马８进７``) are split. Trailing "!", "?" (read as NAGs $1..$6) and check marks
     ("+", "#") are allowed after a move; move numbers may be "1.", "1..." or "1、".
     A line that starts with a tag pair always starts a game's tags, never move text (a game may
     stop at a bare move number right before the next game). Tags and moves may share a line.
     Line ends may be LF, CRLF or CR. ``read_games`` also takes binary files and paths and
-    sniffs the encoding (a BOM, else UTF-8 line by line, else GB18030, which covers GBK).
+    decides their encoding once for the whole file: a BOM (UTF-8, UTF-16), else, at the first
+    non-ASCII line, from the next 32 kB: UTF-8 if they decode as UTF-8, else Big5 (cp950) or
+    GB18030 (which covers GBK), whichever reads more moves and more of the words of xiangqi
+    records. ``encoding=`` overrides this (UTF-16 and UTF-32 included).
+    From a seekable file, each game read leaves the file at the start of the line where the
+    next game starts, so ``f.tell()`` before ``read_game(f)`` is an offset to ``f.seek()`` back
+    to (games that share a line share its offset: seeking there reads the first of them).
 
 Errors are handled as python-chess does: a bad game does not raise, its problems are recorded.
 The game keeps the moves before the first bad main-line move, ``game.errors`` holds an
@@ -56,7 +64,17 @@ from typing import IO, Literal, overload
 from .errors import IllegalMoveError, InvalidMoveError, XiangqiError
 from .fen import START_FEN
 from .move import Move
-from .notation import chinese, iccs, parse_chinese, parse_iccs, parse_wxf, wxf
+from .notation import (
+    SAN_RE,
+    chinese,
+    iccs,
+    parse_chinese,
+    parse_iccs,
+    parse_san,
+    parse_wxf,
+    san,
+    wxf,
+)
 from .pieces import Color
 from .position import Position
 from .rules import Outcome
@@ -79,7 +97,7 @@ __all__ = [
     "read_games",
 ]
 
-PgnFormat = Literal["ICCS", "WXF", "Chinese"]
+PgnFormat = Literal["ICCS", "WXF", "Chinese", "SAN"]
 #: The game termination markers: Red won, Black won, drawn, unknown or unfinished.
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 #: Tags written first, in this order (the xqbase spec's roster); the rest follow as added.
@@ -594,7 +612,9 @@ class Game(GameNode):
         return child
 
     def to_pgn(self, format: str = "ICCS", width: int = 80) -> str:
-        """PGN text: tags, then the tree in format "ICCS" (H2-E2), "WXF" (C2.5) or "Chinese"."""
+        """PGN text: tags, then the tree in format "ICCS" (H2-E2), "WXF" (C2.5), "Chinese"
+        (炮二平五) or "SAN" (Che3, as Fairy-Stockfish and Cutechess write xiangqi; with a
+        ``[Variant "xiangqi"]`` tag, which those programs need, unless the game has one)."""
         fmt = _format_name(format)
         if not isinstance(width, int) or isinstance(width, bool):
             raise TypeError(f"width must be an int, got {type(width).__name__}")
@@ -604,6 +624,8 @@ class Game(GameNode):
         for name, value in tags.items():
             _check_tag(name, value)
         tags["Format"] = fmt
+        if fmt == "SAN":
+            tags.setdefault("Variant", "xiangqi")
         if tags.get("FEN") == START_FEN:
             del tags["FEN"]
         names = [t for t in TAG_ORDER if t in tags] + [t for t in tags if t not in TAG_ORDER]
@@ -814,17 +836,22 @@ def _rebuild(
     game = Game(tags=tags)
     game.comment = comment
     built: list[ChildNode] = []
-    boards: dict[int, Position] = {}
+    # Pre-order: each node's parent is on the path to the node before it, so one Position
+    # walks the tree (pop back to the parent, push the move): linear in the tree's size.
+    pos = game.board()
+    path: list[int] = []
     for parent_index, frm, to, text, starting, nags in nodes:
+        while path and path[-1] != parent_index:
+            path.pop()
+            pos.pop()
+        if parent_index >= 0 and not path:
+            raise ValueError(f"a pickled game tree names node {parent_index} out of order")
         parent: GameNode = game if parent_index < 0 else built[parent_index]
-        pos = boards.pop(parent_index, None) if len(parent.variations) == 0 else None
-        if pos is None:
-            pos = parent.board()
         move = Move(frm, to)
         pos.push(move)
         child = ChildNode(parent, move, text, starting, set(nags))
         parent.variations.append(child)
-        boards[len(built)] = pos
+        path.append(len(built))
         built.append(child)
     game.errors = errors
     game.unread = unread
@@ -853,10 +880,10 @@ def _check_tag(name: object, value: object) -> None:
 def _format_name(format: object) -> PgnFormat:
     if not isinstance(format, str):
         raise TypeError(f"format must be a str, got {type(format).__name__}")
-    for name in ("ICCS", "WXF", "Chinese"):
+    for name in ("ICCS", "WXF", "Chinese", "SAN"):
         if format.lower() == name.lower() and format.isascii():
             return name
-    raise ValueError(f"format must be 'ICCS', 'WXF' or 'Chinese', got {_quote(format)}")
+    raise ValueError(f"format must be 'ICCS', 'WXF', 'Chinese' or 'SAN', got {_quote(format)}")
 
 
 def _write(pos: Position, move: Move, fmt: PgnFormat) -> str:
@@ -864,6 +891,8 @@ def _write(pos: Position, move: Move, fmt: PgnFormat) -> str:
         return iccs(move, "dashed")
     if fmt == "WXF":
         return wxf(pos, move)
+    if fmt == "SAN":
+        return san(pos, move)
     return chinese(pos, move)
 
 
@@ -899,6 +928,7 @@ def _uncomment(body: str) -> str:
 def _movetext(game: Game, fmt: PgnFormat) -> list[str]:
     """The move text tokens of the whole tree, written without recursion."""
     tokens: list[str] = []
+    _check_text(game.comment, "the game's comment")
     if game.comment.strip():
         tokens.append(_comment(game.comment))
     pos = game.board() if fmt != "ICCS" else None
@@ -917,6 +947,7 @@ def _movetext(game: Game, fmt: PgnFormat) -> list[str]:
         return f"{move_no}..." if force else None
 
     def move_tokens(node: ChildNode, force_number: bool) -> None:
+        _check_writable(node, depth + 1)
         n = number(depth, force_number)
         if n:
             tokens.append(n)
@@ -992,6 +1023,30 @@ def _movetext(game: Game, fmt: PgnFormat) -> list[str]:
     return out
 
 
+def _check_writable(node: ChildNode, ply: int) -> None:
+    """Refuse to write what the reader could not read back (a node edited by hand)."""
+    if not isinstance(node.move, Move):
+        raise TypeError(f"the move at ply {ply} must be a Move, got {type(node.move).__name__}")
+    for what in ("comment", "starting_comment"):
+        value = getattr(node, what)
+        if not isinstance(value, str):
+            raise TypeError(
+                f"the {what} of {node.move.iccs()} at ply {ply} must be a str, "
+                f"got {type(value).__name__}"
+            )
+    nags = node.nags
+    if not isinstance(nags, (set, frozenset, list, tuple)):
+        raise TypeError(f"the nags of {node.move.iccs()} at ply {ply} must be a set of int")
+    for nag in nags:
+        if not isinstance(nag, int) or isinstance(nag, bool):
+            raise TypeError(f"a NAG of {node.move.iccs()} at ply {ply} must be an int, got {nag!r}")
+        if not 0 <= nag <= 255:
+            raise ValueError(
+                f"a NAG of {node.move.iccs()} at ply {ply} must be 0..255 to be read back, "
+                f"got {nag}"
+            )
+
+
 def _wrap(tokens: list[str], width: int) -> list[str]:
     lines: list[str] = []
     line: list[str] = []
@@ -1020,24 +1075,66 @@ def _wrap(tokens: list[str], width: int) -> list[str]:
 
 # -- reading: lines ---------------------------------------------------------------------------
 
-_NEWLINES = re.compile(r"\r\n|\r|\n")
-_BNEWLINES = re.compile(rb"\r\n|\r|\n")
+_LINES = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
+#: Bytes of the file read ahead, from its first non-ASCII line, to decide its encoding.
+_SNIFF_BYTES = 32_768
+#: The likelier decoding is confirmed on the whole lines within this many characters.
+_CONFIRM_CHARS = 500
+#: Characters frequent in xiangqi records (pieces, moves, numerals, dates, events), in both
+#: simplified and traditional forms: the right decoding of Chinese text has many of them,
+#: a wrong one (mojibake) few.
+_COMMON = frozenset(
+    "进進退平马馬车車俥炮砲包兵卒相象仕士帅帥将將一二三四五六七八九十前后後中红紅黑胜勝负負"
+    "和局赛賽年月日第轮輪届屆全国國棋杯队隊锦錦标標市省区區甲级級名人"
+)
 
 
-def _decode(raw: bytes, encoding: str | None) -> str:
-    if encoding is not None:
-        return raw.decode(encoding, errors="replace")
+def _utf16_family(encoding: str) -> bool:
+    import codecs
+
+    return codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
+
+
+def _sniff(sample: bytes) -> str:
+    """The encoding of a file from a sample of whole lines: UTF-8 if it decodes as UTF-8, else
+    UTF-8, Big5 (cp950) or GB18030 (GBK): the one whose text has more of the words of xiangqi
+    records, if the moves of its first lines read; otherwise the one that reads more moves."""
     try:
-        return raw.decode("utf-8")
+        sample.decode("utf-8")
+        return "utf-8"
     except UnicodeDecodeError:
-        return raw.decode("gb18030", errors="replace")
+        pass
+    # UTF-8 stays a candidate: a UTF-8 file with a few stray bytes is still UTF-8
+    texts = {enc: sample.decode(enc, errors="replace") for enc in ("utf-8", "cp950", "gb18030")}
+    words = {
+        enc: (sum(ch in _COMMON for ch in text), -text.count("\ufffd"))
+        for enc, text in texts.items()
+    }
+    likely, *others = sorted(texts, key=words.__getitem__, reverse=True)
+    head = texts[likely]
+    cut = head.rfind("\n", 0, _CONFIRM_CHARS)
+    first = _read(_Source(None, text=head[: cut if cut > 0 else _CONFIRM_CHARS]), False)
+    if first is None or not any(isinstance(e, PgnMoveError) for e in first.errors):
+        return likely
+
+    def moves_read(text: str) -> int:
+        return sum(len(g.mainline_moves()) for g in _iterate(_Source(None, text=text), False))
+
+    scores = {enc: (moves_read(texts[enc]), words[enc]) for enc in texts}
+    return max(texts, key=scores.__getitem__)
 
 
 class _Source:
     """Lines (without their ends) of PGN text, a text stream or a binary stream, with pushback.
 
     Reads one line at a time (``readline``), so a stream is never held in memory; lines read
-    past the end of a game wait in ``pending`` for the next game.
+    past the end of a game wait in ``pending`` for the next game. Each line is kept with the
+    index where its unread text starts, so a line holding many games is never copied.
+
+    A binary stream's encoding is decided once: a BOM, else at its first non-ASCII line from
+    the next ``_SNIFF_BYTES`` (see _sniff). A seekable stream is left, after each game, at the
+    start of the line where the next game starts (so ``tell()`` between games gives offsets to
+    come back to). Games that share a line share its offset: seeking there reads the first.
     """
 
     def __init__(
@@ -1048,69 +1145,186 @@ class _Source:
     ) -> None:
         self.handle = handle
         self.encoding = encoding
-        self.pending: list[str] = []  # reversed: the next line is last
-        self.first = True
+        #: (line, index where its unread text starts, tell() of its raw line), reversed.
+        self.pending: list[tuple[str, int, object]] = []
+        self.current: object = None  # tell() of the raw line of the line next_line gave last
+        self.ahead: list[tuple[bytes, int]] = []  # raw lines read to sniff, with offsets
         self.games = 0
+        self.pos = 0  # byte offset of a binary handle
+        self.parked: tuple[object, object] | None = None
+        self.seekable = False
         self._text_iter: Iterator[re.Match[str]] | None = None
         if text is not None:
-            self._text_iter = re.finditer(r"([^\r\n]*)(\r\n|\r|\n|$)", text)
+            self._text_iter = _LINES.finditer(text)
             self._text_len = len(text)
+        elif handle is not None:
+            try:
+                self.seekable = bool(handle.seekable())
+            except (AttributeError, OSError, ValueError):
+                self.seekable = False
         self.done = False
+        self.undecodable: tuple[str, bytes] | None = None
+        self.wide = False
+        self.set_encoding(encoding)
+
+    def set_encoding(self, encoding: str | None) -> None:
+        self.encoding = encoding
+        self.wide = encoding is not None and _utf16_family(encoding)
+
+    # -- positions
+
+    def resume(self) -> None:
+        """Before a game: continue where the last one stopped, or from where the caller moved
+        the stream to (``seek``)."""
+        if self.handle is None or not self.seekable:
+            return
+        try:
+            now = self.handle.tell()
+        except (OSError, ValueError):
+            self.seekable = False
+            return
+        if self.parked is not None and now == self.parked[0]:
+            if self.parked[1] != now:
+                self.handle.seek(self.parked[1])  # type: ignore[arg-type]
+            return
+        self.pending.clear()
+        self.ahead.clear()
+        self.done = False
+        self.pos = now if isinstance(now, int) else 0
+
+    def park(self) -> None:
+        """After a game: leave a seekable stream at the start of the next game's line."""
+        self.parked = None
+        if self.handle is None or not self.seekable:
+            return
+        try:
+            after = self.handle.tell()
+        except (OSError, ValueError):
+            self.seekable = False
+            return
+        if self.pending:
+            cookie = self.pending[-1][2]
+        elif self.ahead:
+            cookie = self.ahead[0][1]
+        else:
+            self.parked = (after, after)
+            return
+        if cookie is None:
+            return
+        self.handle.seek(cookie)  # type: ignore[arg-type]
+        self.parked = (cookie, after)
+
+    # -- lines
 
     def _more(self) -> bool:
         """Read more lines into pending; False at the end."""
         if self.done:
             return False
+        if self.wide and self._text_iter is None:
+            assert self.encoding is not None
+            self._whole(self.encoding)
         if self._text_iter is not None:
             for match in self._text_iter:
                 if match.end() == match.start() == self._text_len:
                     continue  # the empty match at the very end
-                self.pending.append(match.group(1))
+                self.pending.append((match.group(1), 0, None))
                 return True
             self.done = True
             return False
-        assert self.handle is not None
-        raw = self.handle.readline()
+        handle = self.handle
+        assert handle is not None
+        cookie: object = None
+        if self.ahead:
+            raw: str | bytes = self.ahead[0][0]
+            cookie = self.ahead.pop(0)[1]
+        else:
+            if self.seekable and not isinstance(handle, (io.RawIOBase, io.BufferedIOBase)):
+                try:
+                    cookie = handle.tell()
+                except (OSError, ValueError):
+                    self.seekable = False
+            raw = handle.readline()
+            if isinstance(raw, bytes):
+                cookie = self.pos if self.seekable else None
+                self.pos += len(raw)
         if not raw:
             self.done = True
             return False
         if isinstance(raw, bytes):
-            if self.first and self.encoding is None:
-                if raw.startswith(b"\xef\xbb\xbf"):
-                    raw = raw[3:]
-                elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-                    self._switch_utf16(raw)
-                    return True
-            parts = [_decode(p, self.encoding) for p in _BNEWLINES.split(raw)]
+            text = self._decode(raw, cookie)
+            if text is None:
+                return True  # switched to a whole-file decoding
         elif isinstance(raw, str):
-            parts = _NEWLINES.split(raw)
+            text = raw
         else:
             raise TypeError(f"readline() gave {type(raw).__name__}, expected str or bytes")
-        self.first = False
-        if len(parts) > 1 and parts[-1] == "":
-            parts.pop()
+        parts: list[tuple[str, int, object]] = []
+        for match in _LINES.finditer(text):
+            if match.start() == len(text) and parts:
+                break
+            parts.append((match.group(1), 0, cookie))
         self.pending.extend(reversed(parts))
         return True
 
-    def _switch_utf16(self, raw: bytes) -> None:
-        """A UTF-16 file: decode it as a text stream from here on."""
-        assert self.handle is not None
-        tail = self.handle.read()  # UTF-16 files are rare and small: read them whole
-        rest = raw + (tail if isinstance(tail, bytes) else tail.encode("utf-16"))
-        text = rest.decode("utf-16", errors="replace")
-        self.handle = None
-        self._text_iter = re.finditer(r"([^\r\n]*)(\r\n|\r|\n|$)", text)
-        self._text_len = len(text)
-        self.first = False
+    def _decode(self, raw: bytes, cookie: object) -> str | None:
+        if self.encoding is None:
+            if cookie in (0, None) and raw.startswith(b"\xef\xbb\xbf"):
+                self.encoding = "utf-8"
+                raw = raw[3:]
+            elif raw.startswith((b"\xff\xfe", b"\xfe\xff")) and cookie in (0, None):
+                self.ahead.insert(0, (raw, 0))
+                self._whole("utf-16")
+                return None
+            elif raw.isascii():
+                return raw.decode("ascii")
+            else:
+                self.ahead.insert(0, (raw, cookie if isinstance(cookie, int) else 0))
+                self._read_ahead()
+                self.encoding = _sniff(b"".join(r for r, _ in self.ahead))
+                raw = self.ahead.pop(0)[0]
+        try:
+            return raw.decode(self.encoding)
+        except UnicodeDecodeError as exc:
+            # kept as U+FFFD and reported on the game being read (see _read)
+            self.undecodable = (self.encoding, raw[exc.start : exc.start + 8])
+            return raw.decode(self.encoding, errors="replace")
 
-    def next_line(self) -> str | None:
+    def _read_ahead(self) -> None:
+        assert self.handle is not None
+        size = sum(len(r) for r, _ in self.ahead)
+        while size < _SNIFF_BYTES:
+            raw = self.handle.readline()
+            if not raw:
+                break
+            assert isinstance(raw, bytes)
+            self.ahead.append((raw, self.pos))
+            self.pos += len(raw)
+            size += len(raw)
+
+    def _whole(self, encoding: str) -> None:
+        """A UTF-16 or UTF-32 file: decode it whole (such files are rare and small)."""
+        assert self.handle is not None
+        head = b"".join(r for r, _ in self.ahead)
+        self.ahead.clear()
+        tail = self.handle.read()
+        rest = head + (tail if isinstance(tail, bytes) else tail.encode(encoding))
+        text = rest.decode(encoding, errors="replace")
+        self.handle = None
+        self.seekable = False
+        self._text_iter = _LINES.finditer(text)
+        self._text_len = len(text)
+
+    def next_line(self) -> tuple[str, int] | None:
+        """The next line and the index where its unread text starts; None at the end."""
         while not self.pending:
             if not self._more():
                 return None
-        return self.pending.pop()
+        line, start, self.current = self.pending.pop()
+        return line, start
 
-    def push_back(self, line: str) -> None:
-        self.pending.append(line)
+    def push_back(self, line: str, start: int) -> None:
+        """Give back the unread text of the line next_line gave last (from index start)."""
+        self.pending.append((line, start, self.current))
 
 
 _SOURCES: weakref.WeakKeyDictionary[object, _Source] = weakref.WeakKeyDictionary()
@@ -1156,6 +1370,38 @@ _TOKEN = re.compile(
 _ICCS_WORD = re.compile(r"[a-iA-I][0-9]-?[a-iA-I][0-9]", re.ASCII)
 _WXF_WORD = re.compile(r"[A-Za-z+\-1-9][A-Za-z+\-1-9][+\-.=][1-9]", re.ASCII)
 _CHINESE_MOTION = re.compile(r"[进進退平]")
+_COMMENT_START = re.compile(r"[{;]")
+_BLANK = re.compile(r"[\s\ufeff]*\Z")
+_LEAD = re.compile(r"[\s\ufeff]*")
+
+
+_last_translated: list[str] = ["", ""]
+
+
+def _ascii_forms(line: str) -> str:
+    """line with full-width letters, digits and signs as ASCII (one character for one, so
+    indexes stay valid); the last line is kept, as each game on a long line asks again."""
+    if line.isascii():
+        return line
+    if _last_translated[0] is not line:
+        _last_translated[:] = [line, line.translate(_FULLWIDTH)]
+    return _last_translated[1]
+
+
+_last_search: list[object] = ["", 0, 0]
+
+
+def _comment_start(line: str, start: int) -> int:
+    """Index of the first "{" or ";" of line from start (len(line) if none). The last answer
+    is kept, so the games of one long line do not each search to its end again."""
+    last, since, found = _last_search
+    if last is line and isinstance(since, int) and isinstance(found, int):
+        if since <= start <= found:
+            return found
+    match = _COMMENT_START.search(line, start)
+    end = match.start() if match is not None else len(line)
+    _last_search[:] = [line, start, end]
+    return end
 
 
 class _GameReader:
@@ -1181,6 +1427,11 @@ class _GameReader:
         self.skip_depth = 0  # > 0: inside a variation being skipped after an error
         self.skip_pops = False  # the skipped variation was opened (its ")" closes it)
         self.error_count = 0
+        self.san_base: int | None = None  # SAN ranks 1..10 or 0..9, once a move shows which
+        #: While san_base is undecided and no variation was opened: the main-line nodes, their
+        #: text and whether it was read as SAN, to read them again with ranks 0..9 (XBoard).
+        self.san_history: list[tuple[ChildNode, str, bool]] | None = []
+        self.san_used = False
 
     # -- errors
 
@@ -1212,11 +1463,13 @@ class _GameReader:
 
     # -- tags
 
-    def take_tags(self, line: str) -> str | None:
-        """Read the tag pairs at the start of line; return the rest, or None if it starts a
-        new game (a tag seen again in this game's tag section)."""
-        pos = 0
-        line = line.lstrip("\ufeff")
+    def take_tags(self, line: str, start: int) -> int | None:
+        """Read the tag pairs of line from index start; return the index of the rest, or None
+        if it starts a new game (a tag seen again in this game's tag section)."""
+        pos = start
+        while line.startswith("\ufeff", pos):
+            pos += 1
+        first = pos
         while True:
             match = _TAG.match(line, pos)
             if match is not None:
@@ -1228,16 +1481,15 @@ class _GameReader:
                 value = match.group(2)
             name = match.group(1)
             if name in self.seen_tags:
-                return None if pos == 0 else line[pos:]
+                return None if pos == first else pos
             self.seen_tags.add(name)
             self.game.tags[name] = value
             pos = match.end()
-        rest = line[pos:]
-        if pos == 0 or _TAG_START.match(rest):
+        if pos == first or _TAG_START.match(line, pos):
             # a tag that does not parse (unclosed quote, missing bracket): skip the line
-            self.syntax("malformed tag pair", rest)
-            return ""
-        return rest
+            self.syntax("malformed tag pair", line[pos : pos + 4 * _QUOTE])
+            return len(line)
+        return pos
 
     def start_moves(self) -> None:
         self.in_moves = True
@@ -1255,10 +1507,11 @@ class _GameReader:
 
     # -- move text
 
-    def feed(self, line: str) -> str | None:
-        """Read one line of move text; return the text after a result marker (game over)."""
-        i, n = 0, len(line)
-        if self.in_comment and not line:
+    def feed(self, line: str, i: int) -> int | None:
+        """Read one line of move text from index i; return the index after a result marker
+        (the game is over), None when the line is used up."""
+        n = len(line)
+        if self.in_comment and i >= n:
             self.comment_parts.append("\n")
             return None
         while i < n:
@@ -1283,18 +1536,16 @@ class _GameReader:
             if ch == ";":
                 self.add_comment(line[i + 1 :].strip())
                 return None
-            j = line.find("{", i)
-            k = line.find(";", i)
-            end = min(x for x in (j, k, n) if x >= 0)
-            rest = self.tokens(line[i:end], line[end:])
+            end = _comment_start(line, i)
+            rest = self.tokens(line, i, end)
             if rest is not None:
                 return rest
             i = end
         return None
 
-    def tokens(self, raw: str, after: str) -> str | None:
-        segment = raw.translate(_FULLWIDTH)  # one character for one: offsets stay valid
-        for match in _TOKEN.finditer(segment):
+    def tokens(self, line: str, start: int, end: int) -> int | None:
+        """Read the tokens of line[start:end]; the index after a result marker, or None."""
+        for match in _TOKEN.finditer(_ascii_forms(line), start, end):
             kind = match.lastgroup
             text = match.group()
             if kind == "space" or kind == "number":
@@ -1305,7 +1556,7 @@ class _GameReader:
                     continue
                 if self.game.tags.get("Result", "*") == "*":
                     self.game.tags["Result"] = text
-                return raw[match.end() :] + after
+                return match.end()
             if kind == "open":
                 self.open_variation()
             elif kind == "close":
@@ -1353,6 +1604,7 @@ class _GameReader:
             self.skip_depth, self.skip_pops = 1, False
             return
         assert self.pos is not None
+        self.san_history = None  # a tree is not read again
         self.stack.append((node, self.depth))
         self.pos.pop()
         self.depth -= 1
@@ -1397,7 +1649,7 @@ class _GameReader:
         word, nag = _strip_suffix(text)
         ply = self.depth + 1
         try:
-            move = _parse_move(self.pos, word)
+            move = _parse_move(self.pos, word, self)
         except (InvalidMoveError, IllegalMoveError) as exc:
             side = "Red" if self.pos.turn == Color.RED else "Black"
             where = (
@@ -1424,8 +1676,34 @@ class _GameReader:
             child.nags.add(nag)
         self.node.variations.append(child)
         self.node = child
+        if self.san_base is not None:
+            self.san_history = None
+        elif self.san_history is not None:
+            self.san_history.append((child, word, self.san_used))
+        self.san_used = False
         self.fresh = False
         self.pending_comment = []
+        return True
+
+    def reread_san_from_zero(self) -> bool:
+        """Read the main line so far again with SAN ranks 0..9 (XBoard), when a move reads only
+        that way; True if it all reads, the nodes then hold the moves read again."""
+        history = self.san_history
+        if not history or not any(is_san for _, _, is_san in history):
+            return False
+        pos = self.game.board()
+        moves: list[Move] = []
+        try:
+            for node, word, is_san in history:
+                move = parse_san(pos, word, 0) if is_san else node.move
+                pos.push(move)
+                moves.append(move)
+        except (IllegalMoveError, InvalidMoveError):
+            return False
+        for (node, _, _), move in zip(history, moves):
+            node.move = move
+        self.pos = pos
+        self.san_base, self.san_history = 0, None
         return True
 
     def finish(self) -> Game:
@@ -1488,55 +1766,101 @@ def _split_word(text: str) -> list[str]:
     return [text]
 
 
-def _parse_move(pos: Position, word: str) -> Move:
+def _parse_san_in_game(pos: Position, word: str, reader: _GameReader | None) -> Move:
+    """SAN in a game: the rank numbering (1..10, or XBoard's 0..9) that the first move read in
+    only one of them showed is kept for the rest of the game. Moves that read both ways are
+    read with ranks 1..10 until a move reads only with 0..9; the main line so far is then read
+    again with 0..9 (unless a variation was opened)."""
+    base = reader.san_base if reader is not None else None
+    if reader is not None:
+        reader.san_used = True
+    if base is not None:
+        return parse_san(pos, word, base)
+    readings: dict[int, Move | IllegalMoveError] = {}
+    for base in (1, 0):
+        try:
+            readings[base] = parse_san(pos, word, base)
+        except IllegalMoveError as exc:
+            readings[base] = exc
+    fits = [b for b, got in readings.items() if isinstance(got, Move)]
+    if 1 not in fits and reader is not None and reader.reread_san_from_zero():
+        # the moves before were XBoard's ranks 0..9 read as 1..10: read again, and this one
+        assert reader.pos is not None
+        return parse_san(reader.pos, word, 0)
+    if len(fits) == 1 and reader is not None:
+        reader.san_base = fits[0]
+    found = readings[fits[0] if fits else 1]
+    if isinstance(found, IllegalMoveError):
+        raise found
+    return found
+
+
+def _parse_move(pos: Position, word: str, reader: _GameReader | None = None) -> Move:
     """The legal move a move token names, in whichever notation it is written."""
     if not word.isascii():
         return parse_chinese(pos, word.rstrip("+#"))
     bare = word.rstrip("+#")
+    if SAN_RE.fullmatch(word) and word[0].isupper() and not word[1:].isupper():
+        # SAN ("E5e3", "Che3"): a piece letter, then lower-case files; ICCS has one case
+        try:
+            return _parse_san_in_game(pos, word, reader)
+        except IllegalMoveError:
+            if not _ICCS_WORD.fullmatch(bare):
+                raise
     if _ICCS_WORD.fullmatch(bare):
         return parse_iccs(pos, bare)
+    if SAN_RE.fullmatch(word):
+        return _parse_san_in_game(pos, word, reader)
     if len(word) == 5 and word[-1] in "+#":
         word = word[:-1]
     return parse_wxf(pos, word)
 
 
 def _read(source: _Source, strict: bool) -> Game | None:
+    source.resume()
     number = source.games + 1
     reader = _GameReader(number, strict)
     started = False
     while True:
-        line = source.next_line()
-        if line is None:
+        got = source.next_line()
+        if got is None:
             break
+        line, i = got
+        if source.undecodable is not None:
+            encoding, raw = source.undecodable
+            source.undecodable = None
+            reader.syntax(f"bytes that are not {encoding}, read as U+FFFD", raw.hex(" "))
         if not reader.in_moves:
-            if _TAG_START.match(line):
-                rest = reader.take_tags(line)
+            if _TAG_START.match(line, i):
+                rest = reader.take_tags(line, i)
                 if rest is None:  # a tag seen again: the next game's tags
-                    source.push_back(line)
+                    source.push_back(line, i)
                     break
                 started = True
-                if not rest.strip():
+                if _BLANK.match(line, rest):
                     continue
-                line = rest
-            stripped = line.strip().lstrip("\ufeff").strip()
-            if not stripped or line.startswith("%"):
+                i = rest
+            if _BLANK.match(line, i) or line.startswith("%", i):
                 continue
             started = True
             reader.start_moves()
-            line = line.lstrip().lstrip("\ufeff")
-        elif _TAG_START.match(line):
+            match = _LEAD.match(line, i)
+            assert match is not None
+            i = match.end()
+        elif _TAG_START.match(line, i):
             if reader.in_comment:
-                reader.syntax("unclosed comment before the next game's tags", line)
+                reader.syntax("unclosed comment before the next game's tags", line[i : i + 200])
                 reader.in_comment = False
-            source.push_back(line)
+            source.push_back(line, i)
             break
-        elif line.startswith("%") and not reader.in_comment:
+        elif line.startswith("%", i) and not reader.in_comment:
             continue
-        rest = reader.feed(line)
+        rest = reader.feed(line, i)
         if rest is not None:
-            if rest.strip():
-                source.push_back(rest)
+            if not _BLANK.match(line, rest):
+                source.push_back(line, rest)
             break
+    source.park()
     if not started:
         return None
     source.games = number
@@ -1594,9 +1918,10 @@ def read_games(
 
     A str is PGN text, already in memory, and gives a list as before; pass a pathlib.Path for
     a file name. From a file or path, games are read lazily, so memory stays bounded by one
-    game. Binary input is decoded with encoding, or, when it is None, sniffed: a BOM (UTF-8
-    or UTF-16), else each line as UTF-8 and, failing that, GB18030 (a superset of GBK). Each
-    bad game carries its errors and the others still read; strict=True raises the first.
+    game. Binary input is decoded with encoding, or, when it is None, with one encoding
+    decided for the whole file (a BOM, else UTF-8, Big5 or GB18030 by what reads; see the
+    module docstring). Each bad game carries its errors and the others still read;
+    strict=True raises the first.
     """
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
@@ -1617,7 +1942,7 @@ def read_games(
         return _iterate_path(source, encoding, strict)
     if hasattr(source, "readline"):
         src = _source_for(source)
-        src.encoding = encoding
+        src.set_encoding(encoding)
         return _iterate(src, strict, source)
     raise TypeError(
         "read_games() takes PGN text (str), a path (os.PathLike) or an open file, "
