@@ -134,9 +134,7 @@ def _mle_t(pdf: Sequence[tuple[float, float]], t: float) -> list[float]:
     for _ in range(100):
         mean, var = _moments([(a, q) for (a, _), q in zip(pdf, probs)])
         sigma = math.sqrt(var)
-        shifted = [
-            (a - 0.5 - t * sigma * (1 + ((mean - a) / sigma) ** 2) / 2, p) for a, p in pdf
-        ]
+        shifted = [(a - 0.5 - t * sigma * (1 + ((mean - a) / sigma) ** 2) / 2, p) for a, p in pdf]
         x = _secular(shifted)
         new = [p / (1 + x * b) for (b, p) in shifted]
         settled = max(abs(u - v) for u, v in zip(new, probs)) < 1e-12
@@ -146,7 +144,9 @@ def _mle_t(pdf: Sequence[tuple[float, float]], t: float) -> list[float]:
     return probs
 
 
-def llr(counts: Sequence[int | float], elo0: float, elo1: float, model: str = "normalized") -> float:
+def llr(
+    counts: Sequence[int | float], elo0: float, elo1: float, model: str = "normalized"
+) -> float:
     """The GSPRT's log-likelihood ratio of Elo elo1 against elo0 for the counts.
 
     counts: ``[L, D, W]`` or pentanomial ``[LL, LD, LW+DD, DW, WW]``. model: "normalized"
@@ -246,9 +246,7 @@ class SPRT:
             if not 0 < getattr(self, name) < 0.5:
                 raise XiangqiError(f"SPRT {name} must be in (0, 0.5), got {getattr(self, name)!r}")
         if self.model not in ("normalized", "logistic"):
-            raise XiangqiError(
-                f"SPRT model must be 'normalized' or 'logistic', got {self.model!r}"
-            )
+            raise XiangqiError(f"SPRT model must be 'normalized' or 'logistic', got {self.model!r}")
 
     @classmethod
     def parse(cls, text: str) -> SPRT:
@@ -291,7 +289,7 @@ class SPRT:
         return llr(counts, self.elo0, self.elo1, self.model)
 
     def state(self, value: float) -> str:
-        """"H1" (accepted: elo1 holds), "H0" (elo0 holds) or "" (go on) for an LLR value."""
+        """ "H1" (accepted: elo1 holds), "H0" (elo0 holds) or "" (go on) for an LLR value."""
         if value >= self.upper_bound:
             return "H1"
         if value <= self.lower_bound:
@@ -356,6 +354,6 @@ class Tally:
 
     def estimate(self) -> Estimate | None:
         """Elo, nElo and LOS from the pairs (from the games until a pair is complete)."""
-        if not self.games:
+        if not self.games and not self.pairs:
             return None
         return _estimate(self.counts())
