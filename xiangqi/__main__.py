@@ -215,7 +215,11 @@ def main(argv: list[str] | None = None) -> int:
     match.add_argument("--pgn", help="write the games to this PGN file")
     match.add_argument("--results", help="write the results to this JSON file")
     match.add_argument("--event", default="xiangqi match", help="the PGN Event tag")
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # as parse_args() reports them, but in the subcommand's manner
+        (match if args.command == "match" else parser).error(
+            f"unrecognized arguments: {' '.join(extra)}"
+        )
     if args.command == "perft" and not 0 <= args.depth <= MAX_CLI_DEPTH:
         parser.error(f"depth must be in 0..{MAX_CLI_DEPTH}, got {args.depth}")
     if args.command == "match" and len(args.engine) != 2:

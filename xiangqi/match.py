@@ -47,6 +47,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import logging
 import math
 import os
 import random
@@ -91,6 +92,7 @@ DEFAULT_ENGINE_TIMEOUT = 10.0
 #: Time control used when no engine names one (the command line's old default).
 DEFAULT_TC = "depth=6"
 
+_LOGGER = logging.getLogger(__name__)
 _NUMBER = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _CLOCK = re.compile(rf"(?:([0-9]+)/)?({_NUMBER})(?:\+({_NUMBER}))?")
 _INT = re.compile(r"[0-9]+")
@@ -238,11 +240,14 @@ def make_limit(
     clocks: Sequence[float | None],
     increments: Sequence[float],
     moves_to_go: int | None,
+    overhead: float = 0.0,
 ) -> Limit:
     """The Limit for one search: tc's depth/nodes/movetime, and the clocks when tc has one.
 
     clocks and increments are indexed by Color (seconds; None for a side without a clock);
-    moves_to_go counts the side to move's moves left in its period (None: sudden death).
+    moves_to_go counts the side to move's moves left in its period (None: sudden death);
+    overhead is the seconds a move costs beyond the engine's search (process and client
+    latency), which a time budget computed here leaves out.
     """
     fields: dict[str, Any] = {"depth": tc.depth, "nodes": tc.nodes, "time": tc.movetime}
     own = clocks[turn]
@@ -260,7 +265,7 @@ def make_limit(
             # A share of the clock, as engines budget their own time: the clock over the moves
             # still to play in the period (30 in sudden death), plus most of the increment.
             share = own / (moves_to_go or 30) + 0.75 * increments[turn]
-            budget = min(share, own * 0.8)
+            budget = min(share, own * 0.8) - overhead
             fields["time"] = max(0.001, budget if tc.movetime is None else min(budget, tc.movetime))
     return Limit(**fields)
 
@@ -308,7 +313,9 @@ class EngineSpec:
         quoted as a shell would, with each's settings under them; or a command line, with an
         optional "ucci:"/"uci:" prefix for the protocol."""
         words = _words(text, "engine settings")
-        if not any(w.startswith("cmd=") for w in words):
+        first = words[0].partition("=")[0] if words else ""
+        keyed = first in _SPEC_KEYS or first.startswith("option.")
+        if not keyed:
             protocol = "uci"
             for prefix in ("ucci:", "uci:"):
                 if text.startswith(prefix):
@@ -661,6 +668,8 @@ def play_game(
     period_left: list[int | None] = [tc.moves for tc in tcs]
     scores: list[int | None] = []
     engines = (red, black)
+    #: Seconds a move took beyond the time asked for, per side (decaying maximum).
+    overhead = [0.0, 0.0]
     while True:
         over = adjudicate(pos, rules.max_plies)
         if over is not None:
@@ -677,7 +686,7 @@ def play_game(
             allowed = own
         elif tc.movetime is not None:
             allowed = tc.movetime
-        limit_now = make_limit(tc, side, clocks, increments, period_left[side])
+        limit_now = make_limit(tc, side, clocks, increments, period_left[side], overhead[side])
         began = time.monotonic()
         try:
             played = engines[side].play(
@@ -714,8 +723,11 @@ def play_game(
                 _loss_for(side), "rules infraction", f"{name} engine sent no move", side
             )
             break
+        if limit_now.time is not None:
+            overhead[side] = max(0.9 * overhead[side], elapsed - limit_now.time)
         if own is not None:
-            left = own - elapsed + increments[side]
+            # An overrun within the margin costs the clock what was left, not more.
+            left = max(own - elapsed, 0.0) + increments[side]
             moves_left = period_left[side]
             if moves_left is not None and tc.seconds is not None:
                 moves_left -= 1
@@ -967,6 +979,12 @@ class _Runner:
                     with self.lock:
                         self.live.pop(slot, None)
                         self.live.pop(-1 - slot, None)
+                exited = over.fault is not None and over.termination == "abandoned"
+                if exited and _interrupted(pair[order[over.fault or 0]]):
+                    # Ctrl-C in a terminal reaches the engines too: the game did not end.
+                    with self.lock:
+                        self.result.stopped = "interrupted"
+                    self.stop.set()
                 if self.stop.is_set():
                     return  # a stopped match keeps only games that ended by themselves
                 if over.fault is not None:  # restart the engine that failed
@@ -974,7 +992,7 @@ class _Runner:
                     faulty = pair[i]
                     pair[i] = None
                     if faulty is not None:
-                        faulty.close()
+                        _close(faulty)
                 self.record(k, game, over, first_red)
         except BaseException as exc:  # reported by run_match in the caller's thread
             with self.lock:
@@ -983,7 +1001,7 @@ class _Runner:
         finally:
             for engine in pair:
                 if engine is not None:
-                    engine.close()
+                    _close(engine)
 
     def record(self, k: int, game: Game, over: GameOver, first_red: bool) -> None:
         points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[over.result]
@@ -1061,6 +1079,30 @@ class _Runner:
                     os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
                 except (ProcessLookupError, PermissionError):
                     pass
+
+
+def _interrupted(engine: SimpleEngine | None) -> bool:
+    """Did the engine die of SIGINT (Ctrl-C reaching its process group)?"""
+    if engine is None:
+        return False
+    deadline = time.monotonic() + 1.0
+    while engine.returncode is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return engine.returncode == -signal.SIGINT
+
+
+def _close(engine: SimpleEngine) -> None:
+    """Close an engine (killing it if it ignores quit); a failure to close is logged."""
+    try:
+        engine.close()
+    except Exception as exc:  # the process is killed and reaped either way
+        _LOGGER.warning("closing %r: %s", engine, exc)
+        pid = engine.pid
+        if pid is not None and engine.returncode is None:
+            try:
+                os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+            except (ProcessLookupError, PermissionError):
+                pass
 
 
 def _as_tc(value: Limit | TimeControl | str | None) -> TimeControl | None:

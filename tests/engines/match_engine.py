@@ -1,22 +1,31 @@
 """A scripted UCI engine that plays legal moves, for the match runner's fault and clock tests.
 
 Usage: python match_engine.py [--sleep S] [--score CP] [--log FILE] [--ignore-quit]
-[--crash-after N] [--illegal-after N]. It greets as a Pikafish-style UCI engine (ranks 0..9),
-reads "position fen|startpos ... moves ...", and answers each "go" with the first legal move
-in ICCS order (by the xiangqi package on PYTHONPATH), after sleeping S seconds, with
-"info depth 1 score cp CP" from its own side first. --log appends every "go" line to FILE;
---crash-after N exits with status 3 on search N+1; --illegal-after N answers search N+1 with
-a move that is not legal; --ignore-quit ignores quit, SIGTERM and the end of its input.
+[--crash-after N] [--illegal-after N] [--pids FILE].
+
+It greets as a Pikafish-style UCI engine (ranks 0..9), reads "position fen|startpos ...
+moves ...", and answers each "go" with the first legal move in ICCS order (by this
+checkout's xiangqi package), after sleeping S seconds, with "info depth 1 score cp CP" from
+its own side first.
+
+--log FILE          append every "go" line to FILE
+--crash-after N     exit with status 3 on search N+1
+--illegal-after N   answer search N+1 with a move that is not legal
+--pids FILE         append the process id to FILE
+--ignore-quit       ignore quit, SIGTERM and the end of its input
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import time
+from pathlib import Path
 
-from xiangqi import Position
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout's xiangqi
+from xiangqi import Position  # noqa: E402
 
 
 def say(line: str) -> None:
@@ -32,7 +41,11 @@ def main() -> None:
     parser.add_argument("--ignore-quit", action="store_true")
     parser.add_argument("--crash-after", type=int, default=None)
     parser.add_argument("--illegal-after", type=int, default=None)
+    parser.add_argument("--pids", help="append this process's id to the file PIDS")
     args = parser.parse_args()
+    if args.pids:
+        with open(args.pids, "a", encoding="utf-8") as pids:
+            pids.write(f"{os.getpid()}\n")
     if args.ignore_quit:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     pos = Position()
