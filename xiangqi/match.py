@@ -901,6 +901,8 @@ class _Runner:
         self.live: dict[int, SimpleEngine] = {}  # engines in a search, by worker
         self.failures: list[BaseException] = []
         self.shown = 0  # length of the progress line on screen
+        self.running = 0  # workers that have not finished (set before they start)
+        self.all_done = threading.Event()
         self.named = False
         self.result = MatchResult(self._names(None), sprt=sprt)
 
@@ -999,9 +1001,15 @@ class _Runner:
                 self.failures.append(exc)
             self.stop.set()
         finally:
-            for engine in pair:
-                if engine is not None:
-                    _close(engine)
+            try:
+                for engine in pair:
+                    if engine is not None:
+                        _close(engine)
+            finally:
+                with self.lock:
+                    self.running -= 1
+                    if not self.running:
+                        self.all_done.set()
 
     def record(self, k: int, game: Game, over: GameOver, first_red: bool) -> None:
         points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[over.result]
@@ -1226,20 +1234,24 @@ def run_match(
         threading.Thread(target=runner.worker, args=(i,), name=f"xiangqi-match-{i}", daemon=True)
         for i in range(concurrency)
     ]
+    # The main thread waits on an Event, not in Thread.join(): a KeyboardInterrupt that lands
+    # inside join() can leave the thread marked as stopped while it still runs (CPython 3.11).
+    runner.running = len(threads)
     try:
         for thread in threads:
             thread.start()
-        while any(thread.is_alive() for thread in threads):
+        while not runner.all_done.wait(0.05):
             if runner.stop.is_set():
                 runner.kill_live()
-            for thread in threads:
-                thread.join(0.05)
     except BaseException:
         runner.result.stopped = "interrupted"
         runner.stop.set()
         runner.kill_live()
-        for thread in threads:
-            thread.join()
+        with runner.lock:  # threads never started will not report
+            runner.running -= sum(1 for thread in threads if thread.ident is None)
+            if runner.running <= 0:
+                runner.all_done.set()
+        runner.all_done.wait()
         raise
     finally:
         with runner.lock:
