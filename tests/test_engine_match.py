@@ -381,6 +381,15 @@ def test_the_runner_keeps_the_clock_and_refills_it_each_period(tmp_path: Path) -
         assert budget[1] < 800 < budget[2]
 
 
+def test_an_engine_runs_in_its_working_directory(tmp_path: Path) -> None:
+    spec = EngineSpec.parse(
+        f"cmd={sys.executable} arg={MATCH_ENGINE} arg=--log arg=go.log dir={tmp_path}"
+    )
+    assert spec.directory == str(tmp_path)
+    run_match([spec, scripted()], 1, tc="depth=1", max_plies=2)
+    assert (tmp_path / "go.log").read_text(encoding="utf-8").startswith("go depth 1")
+
+
 def test_draw_and_resign_by_score_and_the_ply_cap() -> None:
     quiet = run_match(
         [scripted("--score", "5"), scripted("--score", "-5")],
