@@ -2,13 +2,24 @@
 
 Games played by the real engine are replayed with pyffish (Fairy-Stockfish's rules as a
 library, independent of this package's core), and each result is checked against pyffish's
-own ruling on the final position. Fault games use the scripted fake engine.
+own ruling on the final position. Clocks, adjudication and faults use the scripted engine
+tests/engines/match_engine.py (it plays the first legal move in ICCS order); the old
+handshake-level faults use tests/engines/fake_engine.py.
 """
 
 from __future__ import annotations
 
+import _thread
 import io
+import json
+import math
+import os
+import signal
+import subprocess
 import sys
+import threading
+import time
+import tracemalloc
 from pathlib import Path
 
 import pyffish
@@ -17,12 +28,25 @@ from test_engine_fairy import FAIRY, SKIP_REASON
 
 from xiangqi import Move, Position, Termination
 from xiangqi.__main__ import main
-from xiangqi.engine import Limit
-from xiangqi.match import EngineSpec, adjudicate, parse_tc, run_match
+from xiangqi.engine import EngineError, Limit
+from xiangqi.match import (
+    _LIMIT_HAS_CLOCKS,
+    EngineSpec,
+    Opening,
+    TimeControl,
+    adjudicate,
+    load_openings,
+    make_limit,
+    parse_tc,
+    run_match,
+)
 from xiangqi.notation import iccs
 from xiangqi.pgn import read_games
+from xiangqi.pieces import Color
+from xiangqi.stats import SPRT
 
 FAKE = Path(__file__).parent / "engines" / "fake_engine.py"
+MATCH_ENGINE = Path(__file__).parent / "engines" / "match_engine.py"
 needs_fairy = pytest.mark.skipif(FAIRY is None, reason=SKIP_REASON)
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 OPENINGS = """[Game "Chinese Chess"]
@@ -35,10 +59,15 @@ OPENINGS = """[Game "Chinese Chess"]
 
 1. C3-C4 *
 """
+TERMINATIONS = {t.name.lower().replace("_", " ") for t in Termination}
 
 
 def fake_spec(mode: str) -> EngineSpec:
     return EngineSpec((sys.executable, str(FAKE), mode))
+
+
+def scripted(*flags: str, name: str | None = None, timeout: float = 10.0) -> EngineSpec:
+    return EngineSpec((sys.executable, str(MATCH_ENGINE), *flags), name=name, timeout=timeout)
 
 
 def pyffish_ruling(fen: str, moves: list[str]) -> str | None:
@@ -56,6 +85,20 @@ def pyffish_ruling(fen: str, moves: list[str]) -> str | None:
         return "1/2-1/2"
     mover_wins = value > 0
     return "0-1" if mover_wins == black_to_move else "1-0"
+
+
+def check_games_by_pyffish(games: list, cap: int | None = None) -> None:  # type: ignore[type-arg]
+    """Every move legal by pyffish, and every game the rules ended ruled as pyffish rules it."""
+    for game in games:
+        assert not game.errors and not game.unread
+        assert game.tags["Result"] in ("1-0", "0-1", "1/2-1/2")
+        moves = [iccs(m, "ranks1") for m in game.moves]
+        for k, move in enumerate(moves):
+            assert move in pyffish.legal_moves("xiangqi", game.fen, moves[:k]), (game, k)
+        if game.tags["Termination"] in TERMINATIONS:
+            assert pyffish_ruling(game.fen, moves) == game.result, game.to_pgn()
+        elif game.tags["Termination"] == "adjudication" and cap is not None:
+            assert len(moves) >= cap or "resigns" in game.end_node().comment
 
 
 # -- pieces of the runner ---------------------------------------------------------------------
@@ -83,28 +126,128 @@ def test_adjudicate_checkmate_stalemate_and_cap() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "limit"),
+    ("text", "tc"),
     [
-        ("depth=3", Limit(depth=3)),
-        ("movetime=250", Limit(time=0.25)),
-        ("nodes=1000,depth=9", Limit(nodes=1000, depth=9)),
+        ("40/60+0.6", TimeControl(seconds=60, increment=0.6, moves=40)),
+        ("10+0.1", TimeControl(seconds=10, increment=0.1)),
+        ("5", TimeControl(seconds=5)),
+        ("st=0.5", TimeControl(movetime=0.5)),
+        ("depth=6", TimeControl(depth=6)),
+        ("nodes=1000,depth=9", TimeControl(nodes=1000, depth=9)),
+        ("movetime=250", TimeControl(movetime=0.25)),
+        ("tc=2+.05 depth=12", TimeControl(seconds=2, increment=0.05, depth=12)),
     ],
 )
-def test_parse_tc(text: str, limit: Limit) -> None:
-    assert parse_tc(text) == limit
+def test_time_control_parse(text: str, tc: TimeControl) -> None:
+    assert TimeControl.parse(text) == tc
 
 
-@pytest.mark.parametrize("text", ["", "depth", "depth=x", "time=5", "depth=0", "depth=-1"])
-def test_parse_tc_rejects(text: str) -> None:
-    with pytest.raises(ValueError, match="time control must be|at least 1"):
-        parse_tc(text)
+def test_time_control_pgn_tag() -> None:
+    assert TimeControl.parse("40/60+0.6").pgn() == "40/60+0.6"
+    assert TimeControl.parse("10+0.1").pgn() == "10+0.1"
+    assert TimeControl.parse("st=0.5").pgn() == "st=0.5"
+    assert TimeControl.parse("depth=6").pgn() == "depth=6"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "depth", "depth=x", "depth=²", "depth=٣", "depth=0", "depth=-1", "40/0", "0+1",
+     "st=0", "st=-1", "time=5", "+1", "1+", "40/", "1e3", "inf", "nan"],
+)  # fmt: skip
+def test_time_control_rejects(text: str) -> None:
+    with pytest.raises(ValueError, match="time control|at least|more than 0|>= 1|number"):
+        TimeControl.parse(text)
+
+
+def test_parse_tc_keeps_the_per_move_form() -> None:
+    assert parse_tc("depth=3") == Limit(depth=3)
+    assert parse_tc("movetime=250") == Limit(time=0.25)
+    assert parse_tc("nodes=1000,depth=9") == Limit(nodes=1000, depth=9)
+    with pytest.raises(ValueError, match="not a per-move limit"):
+        parse_tc("10+0.1")
+
+
+def test_make_limit_passes_the_clocks() -> None:
+    tc = TimeControl.parse("40/10+0.1 depth=20")
+    limit = make_limit(tc, Color.BLACK, [8.0, 6.0], [0.1, 0.1], 2)
+    assert limit.depth == 20
+    if _LIMIT_HAS_CLOCKS:  # the engine client sends wtime/btime/winc/binc/movestogo
+        fields = vars(limit) if hasattr(limit, "__dict__") else {}
+        fields = fields or {f: getattr(limit, f) for f in limit.__dataclass_fields__}
+        assert fields["red_clock"] == 8.0 and fields["black_clock"] == 6.0
+        assert fields["black_inc"] == 0.1 and fields["remaining_moves"] == 2
+    else:  # until then: Black's clock over its 2 moves left, plus 3/4 of the increment
+        assert limit.time == pytest.approx(6.0 / 2 + 0.075)
+    assert make_limit(TimeControl(depth=3), Color.RED, [None, None], [0, 0], None) == Limit(depth=3)
 
 
 def test_engine_spec_parse() -> None:
+    spec = EngineSpec.parse("name=weak cmd=/usr/games/fairy-stockfish 'option.Skill Level=0'")
+    assert spec == EngineSpec(
+        ("/usr/games/fairy-stockfish",), "uci", name="weak", options=(("Skill Level", "0"),)
+    )
+    spec = EngineSpec.parse(
+        "cmd=/opt/eleeye arg=-x proto=ucci dir=/tmp timeout=2.5 option.Hash=32 st=0.2",
+        each="tc=2+0.05 option.Hash=16 option.Threads=1",
+    )
+    assert spec.command == ("/opt/eleeye", "-x") and spec.protocol == "ucci"
+    assert spec.directory == "/tmp" and spec.timeout == 2.5
+    assert dict(spec.options) == {"Hash": "32", "Threads": "1"}  # the engine's own wins
+    assert spec.tc == TimeControl(seconds=2, increment=0.05, movetime=0.2)
+    # The plain command-line form of earlier versions.
     assert EngineSpec.parse("ucci:/opt/eleeye -x") == EngineSpec(("/opt/eleeye", "-x"), "ucci")
     assert EngineSpec.parse("'/opt/my engine'") == EngineSpec(("/opt/my engine",), "uci")
-    with pytest.raises(ValueError, match="empty"):
-        EngineSpec.parse("uci:")
+
+
+@pytest.mark.parametrize(
+    ("text", "each", "message"),
+    [
+        ("uci:", "", "empty"),
+        ("name=x cmd='/a", "", "No closing quotation"),
+        ("name=x", "", "need cmd="),
+        ("cmd=/a bogus=1", "", "unknown engine setting 'bogus'"),
+        ("cmd=/a oops", "", "key=value"),
+        ("cmd=/a proto=xboard", "", "uci or ucci"),
+        ("cmd=/a tc=abc", "", "time control"),
+        ("cmd=/a timeout=-1", "", "timeout"),
+        ("cmd=/a", "cmd=/b", "belongs to one engine"),
+        ("cmd=/a", "'unbalanced", "No closing quotation"),
+    ],
+)
+def test_engine_spec_rejects(text: str, each: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        EngineSpec.parse(text, each)
+
+
+def test_load_openings(tmp_path: Path) -> None:
+    pgn = tmp_path / "book.pgn"
+    pgn.write_text(OPENINGS, encoding="utf-8")
+    book = load_openings(pgn)
+    assert [[m.iccs() for m in o.moves] for o in book] == [["h2e2", "h9g7"], ["c3c4"]]
+    assert [len(o.moves) for o in load_openings(pgn, plies=1)] == [1, 1]
+    epd = tmp_path / "book.epd"
+    epd.write_text(
+        f'# two positions\n{START}\n\n3k5/9/9/9/9/9/9/9/9/3RK4 b - - id "mate in 0";\n',
+        encoding="utf-8",
+    )
+    book = load_openings(epd)
+    assert [o.fen for o in book] == [START, "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1"]
+    gbk = tmp_path / "gbk.pgn"
+    gbk.write_bytes('[Event "象棋"]\n\n1. 炮二平五 *\n'.encode("gbk"))
+    with pytest.raises(ValueError, match="not UTF-8"):
+        load_openings(gbk)
+    bad = tmp_path / "bad.epd"
+    bad.write_text(f"{START}\nnot a fen\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="line 2"):
+        load_openings(bad)
+    empty = tmp_path / "empty.epd"
+    empty.write_text("# nothing\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no openings"):
+        load_openings(empty)
+    illegal = tmp_path / "illegal.pgn"
+    illegal.write_text('[Event "x"]\n\n1. A0-A5 *\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="game 1"):
+        load_openings(illegal)
 
 
 def test_run_match_rejects_bad_arguments() -> None:
@@ -113,6 +256,182 @@ def test_run_match_rejects_bad_arguments() -> None:
         run_match([spec], 2, Limit(depth=1))
     with pytest.raises(ValueError, match="games must be at least 1"):
         run_match([spec, spec], 0, Limit(depth=1))
+    with pytest.raises(ValueError, match="not both"):
+        run_match([spec, spec], 2, rounds=1)
+    with pytest.raises(ValueError, match="opening order"):
+        run_match([spec, spec], 2, opening_order="shuffled")
+    with pytest.raises(TypeError, match="concurrency must be an int"):
+        run_match([spec, spec], 2, concurrency=1.5)  # type: ignore[arg-type]
+
+
+# -- scripted games: openings, clocks, adjudication, faults -----------------------------------
+
+
+def test_openings_come_in_pairs_with_colours_reversed_and_the_book_end_marked() -> None:
+    book = [g.end() for g in read_games(OPENINGS)]
+    out = io.StringIO()
+    result = run_match(
+        [scripted(name="A"), scripted(name="B")],
+        rounds=3,
+        tc="depth=1",
+        openings=book,
+        concurrency=2,
+        max_plies=8,
+        pgn_out=out,
+    )
+    games = read_games(out.getvalue())
+    assert [g.tags["Round"] for g in games] == ["1", "1", "2", "2", "3", "3"]
+    assert [(g.tags["Red"], g.tags["Black"]) for g in games] == [("A", "B"), ("B", "A")] * 3
+    assert all(g.tags["TimeControl"] == "depth=1" for g in games)
+    assert all(len(g.tags["Date"]) == 10 and g.tags["Event"] == "xiangqi match" for g in games)
+    openings = [["h2e2", "h9g7"], ["h2e2", "h9g7"], ["c3c4"], ["c3c4"]] + [["h2e2", "h9g7"]] * 2
+    for game, opening in zip(games, openings):
+        assert [m.iccs() for m in game.moves[: len(opening)]] == opening
+        nodes = list(game.mainline())
+        assert nodes[len(opening) - 1].comment.startswith("end of opening")
+        assert all("end of opening" not in n.comment for n in nodes[len(opening) :])
+    assert result.games == games or [g.to_pgn() for g in result.games] == [
+        g.to_pgn() for g in games
+    ]
+    assert [r["opening"] for r in sorted(result.records, key=lambda r: r["game"])] == [
+        0, 0, 1, 1, 0, 0
+    ]  # fmt: skip
+
+
+def test_random_opening_order_is_seeded(tmp_path: Path) -> None:
+    epd = tmp_path / "book.epd"
+    positions = []
+    pos = Position()
+    for text in ["h2e2", "h9g7", "b0c2", "b9c7", "a3a4"]:
+        pos.push_iccs(text)
+        positions.append(pos.fen())
+    epd.write_text("\n".join(positions) + "\n", encoding="utf-8")
+
+    def order(seed: int) -> list[int]:
+        result = run_match(
+            [scripted(), scripted()],
+            rounds=5,
+            tc="depth=1",
+            openings=str(epd),
+            opening_order="random",
+            seed=seed,
+            max_plies=1,
+            concurrency=2,
+        )
+        records = sorted(result.records, key=lambda r: r["game"])
+        assert [r["opening"] for r in records[::2]] == [r["opening"] for r in records[1::2]]
+        return [r["opening"] for r in records[::2]]
+
+    first = order(7)
+    assert sorted(first) == [0, 1, 2, 3, 4]  # each opening once per cycle
+    assert order(7) == first
+
+
+def test_an_engine_over_its_clock_loses_on_time_and_the_margin_counts() -> None:
+    # Red's clock is 0.3 s; the slow engine takes 0.6 s for its first move.
+    result = run_match(
+        [scripted("--sleep", "0.6", name="slow"), scripted(name="fast")],
+        2,
+        tc="0.3+0",
+        time_margin=0.05,
+    )
+    assert [g.tags["Termination"] for g in result.games] == ["time forfeit"] * 2
+    assert [g.result for g in result.games] == ["0-1", "1-0"]  # slow lost with each colour
+    assert "slow" not in result.games[0].tags["Black"]
+    assert "loses on time" in result.games[0].end_node().comment
+    # A fixed 0.1 s a move, 0.3 s taken: lost with a 0.05 s margin, played with a 1 s margin.
+    lost = run_match([scripted("--sleep", "0.3"), scripted()], 1, tc="st=0.1", time_margin=0.05)
+    assert lost.games[0].tags["Termination"] == "time forfeit"
+    kept = run_match(
+        [scripted("--sleep", "0.3"), scripted()], 1, tc="st=0.1", time_margin=1.0, max_plies=3
+    )
+    assert kept.games[0].tags["Termination"] == "adjudication"
+
+
+def test_an_engine_that_never_answers_loses_on_time_without_waiting_for_it() -> None:
+    result = run_match(
+        [scripted("--sleep", "600", timeout=1.0), scripted()], 1, tc="0.5+0", time_margin=0.1
+    )
+    game = result.games[0]
+    assert game.tags["Termination"] == "time forfeit" and game.result == "0-1"
+
+
+def test_the_runner_keeps_the_clock_and_refills_it_each_period(tmp_path: Path) -> None:
+    log = tmp_path / "red.log"
+    run_match(
+        [scripted("--sleep", "0.05", "--log", str(log)), scripted()],
+        1,
+        tc="2/1+0",  # 2 moves a second
+        max_plies=6,
+        time_margin=0.5,
+    )
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3  # Red's three moves
+    words = [line.split() for line in lines]
+    if _LIMIT_HAS_CLOCKS:
+        clock = [int(w[w.index("wtime") + 1]) for w in words]
+        togo = [int(w[w.index("movestogo") + 1]) for w in words]
+        assert clock[0] == 1000 and togo == [2, 1, 2]
+        assert clock[1] < 1000 < clock[2]  # spent, then refilled after the period's 2 moves
+    else:
+        budget = [int(w[w.index("movetime") + 1]) for w in words]
+        # 1 s over 2 moves; then 0.8 of what is left for the last move of the period; then
+        # the refilled clock (close to 2 s) over 2 moves.
+        assert budget[0] == 500
+        assert budget[1] < 800 < budget[2]
+
+
+def test_an_engine_runs_in_its_working_directory(tmp_path: Path) -> None:
+    spec = EngineSpec.parse(
+        f"cmd={sys.executable} arg={MATCH_ENGINE} arg=--log arg=go.log dir={tmp_path}"
+    )
+    assert spec.directory == str(tmp_path)
+    run_match([spec, scripted()], 1, tc="depth=1", max_plies=2)
+    assert (tmp_path / "go.log").read_text(encoding="utf-8").startswith("go depth 1")
+
+
+def test_draw_and_resign_by_score_and_the_ply_cap() -> None:
+    quiet = run_match(
+        [scripted("--score", "5"), scripted("--score", "-5")],
+        1,
+        tc="depth=1",
+        draw="movenumber=2 movecount=2 score=10",
+    )
+    game = quiet.games[0]
+    assert game.result == "1/2-1/2" and game.tags["Termination"] == "adjudication"
+    assert len(game.moves) == 4 and "both scores within 10 cp" in game.end_node().comment
+    lost = run_match(
+        [scripted("--score", "-700", name="loser"), scripted("--score", "700")],
+        2,
+        tc="depth=1",
+        resign="movecount=2 score=600",
+    )
+    assert [g.result for g in lost.games] == ["0-1", "1-0"]
+    assert [len(g.moves) for g in lost.games] == [3, 4]  # after the loser's 2nd move
+    assert "Red resigns" in lost.games[0].end_node().comment
+    # Two-sided: the opponent's 0 does not agree, so the game runs to the ply cap.
+    capped = run_match(
+        [scripted("--score", "-700"), scripted("--score", "0")],
+        1,
+        tc="depth=1",
+        resign="movecount=2 score=600 twosided=true",
+        max_plies=6,
+    )
+    assert len(capped.games[0].moves) == 6 and capped.games[0].result == "1/2-1/2"
+    assert "6-ply cap" in capped.games[0].end_node().comment
+
+
+@pytest.mark.parametrize(
+    ("flag", "termination"),
+    [("--illegal-after", "rules infraction"), ("--crash-after", "abandoned")],
+)
+def test_a_faulty_engine_loses_and_is_restarted(flag: str, termination: str) -> None:
+    result = run_match([scripted(flag, "1"), scripted()], 2, tc="depth=1")
+    assert [g.tags["Termination"] for g in result.games] == [termination] * 2
+    assert [g.result for g in result.games] == ["0-1", "1-0"]
+    # It fails on its second search. Restarted, it plays its first move of game 2 again
+    # (as Black: 3 plies); a process kept from game 1 would fail at once (1 ply).
+    assert [len(g.moves) for g in result.games] == [2, 3]
 
 
 def test_an_engine_sending_an_illegal_move_forfeits() -> None:
@@ -128,26 +447,140 @@ def test_an_engine_sending_an_illegal_move_forfeits() -> None:
     assert "a0a5" in games[0].comments[1]
 
 
-def test_an_engine_that_dies_loses_and_is_restarted() -> None:
-    result = run_match(
-        [fake_spec("die_in_search"), fake_spec("ok")], 3, Limit(depth=1), progress=None
-    )
-    assert (result.wins, result.losses) == (0, 3)
-    # It exits on its first "go" in every game, as Red (games 1, 3) and as Black (game 2),
-    # and is restarted for the next game each time.
-    terminations = [g.tags["Termination"] for g in result.games]
-    assert terminations == ["abandoned", "abandoned", "abandoned"]
-    assert "exited (code 3)" in result.games[2].comments[0]
+def test_an_engine_that_cannot_start_fails_the_match() -> None:
+    with pytest.raises(EngineError, match="not found"):
+        run_match([EngineSpec(("/nonexistent/engine",)), scripted()], 2, tc="depth=1")
 
 
-# -- a real match ------------------------------------------------------------------------------
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_ctrl_c_stops_every_game_closes_every_engine_and_keeps_finished_games(
+    tmp_path: Path,
+) -> None:
+    pids = tmp_path / "pids"
+    out = io.StringIO()
+    results = io.StringIO()
+    specs = [
+        scripted("--sleep", "0.2", "--pids", str(pids), "--ignore-quit", timeout=1.0),
+        scripted("--sleep", "0.2", "--pids", str(pids)),
+    ]
+
+    def interrupt_after_the_first_game() -> None:
+        deadline = time.monotonic() + 60
+        while "[Round" not in out.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.1)  # in the middle of the next games
+        _thread.interrupt_main()
+
+    helper = threading.Thread(target=interrupt_after_the_first_game)
+    helper.start()
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run_match(
+            specs,
+            20_000_000,  # numbered as they start: nothing is allocated per game up front
+            tc="depth=1",
+            concurrency=2,
+            max_plies=3,
+            pgn_out=out,
+            results_out=results,
+        )
+    stopped_in = time.monotonic() - began
+    helper.join()
+    assert stopped_in < 60
+    assert not [
+        t for t in threading.enumerate() if t.name.startswith("xiangqi-match") and t.is_alive()
+    ]
+    started = [int(p) for p in pids.read_text(encoding="utf-8").split()]
+    assert len(started) >= 4 and not [p for p in started if _alive(p)]
+    games = read_games(out.getvalue())
+    assert games and all(g.result in ("1-0", "0-1", "1/2-1/2") for g in games)
+    assert all(len(g.moves) == 3 for g in games)  # only games that ended by themselves
+    data = json.loads(results.getvalue())
+    assert data["totals"]["stopped"] == "interrupted"
+    assert data["totals"]["games"] == len(games) == len(data["games"])
+    assert [r["game"] for r in data["games"]] == sorted(r["game"] for r in data["games"])
+
+
+def test_ctrl_c_on_the_command_line_exits_130_with_the_games_written(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    pgn = tmp_path / "games.pgn"
+    results = tmp_path / "results.json"
+    engine = f"cmd={sys.executable} arg={MATCH_ENGINE} arg=--sleep arg=0.2 arg=--pids arg={pids}"
+    root = Path(__file__).resolve().parents[1]
+    argv = [
+        sys.executable, "-m", "xiangqi", "match",
+        "--engine", f"{engine} arg=--ignore-quit timeout=1", "--engine", engine,
+        "--each", "depth=1", "--games", "20000000", "--concurrency", "2", "--max-plies", "3",
+        "--pgn", str(pgn), "--results", str(results),
+    ]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(root))
+    proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (
+            not pgn.exists() or "[Round" not in pgn.read_text(encoding="utf-8")
+        ):
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err and b"xiangqi: interrupted" in err
+    started = [int(p) for p in pids.read_text(encoding="utf-8").split()]
+    assert len(started) >= 4 and not [p for p in started if _alive(p)]
+    games = list(read_games(pgn))
+    assert games and all(len(g.moves) == 3 for g in games)
+    data = json.loads(results.read_text(encoding="utf-8"))
+    assert data["totals"]["stopped"] == "interrupted"
+    assert data["totals"]["games"] == len(games)
+
+
+def test_sprt_stops_a_huge_match_without_allocating_per_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The first engine sends an illegal move at once and loses every game: H0 is accepted.
+    weak = f"name=weak cmd={sys.executable} arg={MATCH_ENGINE} arg=--illegal-after arg=0"
+    strong = f"name=strong cmd={sys.executable} arg={MATCH_ENGINE}"
+    results = tmp_path / "r.json"
+    tracemalloc.start()
+    try:
+        code = main(
+            ["match", "--engine", weak, "--engine", strong, "--each", "depth=1",
+             "--games", "20000000", "--concurrency", "2", "--results", str(results),
+             "--sprt", "elo0=0 elo1=200 alpha=0.05 beta=0.05 model=logistic"]
+        )  # fmt: skip
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert peak < 20_000_000  # bytes; 20 M games allocated up front take hundreds of MB
+    assert "H0 accepted" in captured.out
+    data = json.loads(results.read_text(encoding="utf-8"))
+    totals = data["totals"]
+    assert totals["stopped"] == "H0" and totals["llr"] <= data["sprt"]["lower_bound"]
+    assert totals["losses"] == totals["games"] < 40
+    sprt = SPRT(0, 200, model="logistic")
+    assert totals["llr"] == pytest.approx(sprt.llr(totals["pentanomial"]))
+    assert "LLR" in captured.err and "Elo" in captured.err
+
+
+# -- real matches ------------------------------------------------------------------------------
 
 
 @needs_fairy
 def test_real_match_games_replay_and_rulings_agree(tmp_path: Path) -> None:
     assert FAIRY is not None
-    openings = tmp_path / "openings.pgn"
-    openings.write_text(OPENINGS, encoding="utf-8")
     out = tmp_path / "games.pgn"
     progress = io.StringIO()
     handle = out.open("w", encoding="utf-8")
@@ -163,31 +596,46 @@ def test_real_match_games_replay_and_rulings_agree(tmp_path: Path) -> None:
         progress=progress,
     )
     handle.close()
-    assert "4/4" in progress.getvalue() and "[########################]" in progress.getvalue()
+    assert "games 4/4" in progress.getvalue()
     games = read_games(out.read_text(encoding="utf-8"))
-    assert sorted(int(g.tags["Round"]) for g in games) == [1, 2, 3, 4]
+    assert [int(g.tags["Round"]) for g in games] == [1, 1, 2, 2]
     assert result.wins + result.draws + result.losses == 4
-    for game in games:
-        assert not game.errors and not game.unread
-        assert game.tags["Result"] in ("1-0", "0-1", "1/2-1/2")
-        moves = [iccs(m, "ranks1") for m in game.moves]
-        for k, move in enumerate(moves):  # every move legal by pyffish's rules
-            assert move in pyffish.legal_moves("xiangqi", game.fen, moves[:k]), (game, k)
-        round_no = int(game.tags["Round"])
-        opening = ["h2e2", "h9g7"] if round_no in (1, 2) else ["c3c4"]
+    assert result.names == ("Fairy-Stockfish 11.1 LB 64 #1", "Fairy-Stockfish 11.1 LB 64 #2")
+    check_games_by_pyffish(games, cap=80)
+    for k, game in enumerate(games):
+        opening = ["h2e2", "h9g7"] if k < 2 else ["c3c4"]
         assert [m.iccs() for m in game.moves[: len(opening)]] == opening
-        ruling = pyffish_ruling(game.fen, moves)
-        if game.tags["Termination"] == "adjudication":
-            assert len(moves) >= 80 and game.result == "1/2-1/2"
-        else:
-            # A ruling the rules name (checkmate, stalemate, perpetual check, ...).
-            assert game.tags["Termination"] in {
-                t.name.lower().replace("_", " ") for t in Termination
-            }
-            assert ruling == game.result, (game.to_pgn(), ruling)
-        red_first = round_no % 2 == 1
         names = (game.tags["Red"], game.tags["Black"])
-        assert names == (result.names if red_first else result.names[::-1])
+        assert names == (result.names if k % 2 == 0 else result.names[::-1])
+
+
+@needs_fairy
+@pytest.mark.oracle
+def test_real_match_two_settings_end_by_sprt_for_the_stronger(tmp_path: Path) -> None:
+    """Depth 6 against depth 1 and Skill Level 0 on a 2 s + 0.1 s clock, two games at a time,
+    to the SPRT's decision for the stronger (H1)."""
+    assert FAIRY is not None
+    pgn = tmp_path / "games.pgn"
+    results = tmp_path / "results.json"
+    argv = [
+        "match",
+        "--engine", f"name=strong cmd={FAIRY} depth=6",
+        "--engine", f"name=weak cmd={FAIRY} depth=1 'option.Skill Level=0'",
+        "--each", "tc=2+0.1 option.Threads=1 option.Hash=16",
+        "--rounds", "40", "--concurrency", "2", "--max-plies", "200",
+        "--sprt", "elo0=0 elo1=300 alpha=0.05 beta=0.05 model=logistic",
+        "--pgn", str(pgn), "--results", str(results),
+    ]  # fmt: skip
+    assert main(argv) == 0
+    data = json.loads(results.read_text(encoding="utf-8"))
+    assert data["totals"]["stopped"] == "H1", data["totals"]
+    assert data["sprt"]["state"] == "H1"
+    games = list(read_games(pgn))
+    assert len(games) == data["totals"]["games"] < 80
+    tags = {(g.tags["RedTimeControl"], g.tags["BlackTimeControl"]) for g in games}
+    assert tags == {("2+0.1 depth=6", "2+0.1 depth=1"), ("2+0.1 depth=1", "2+0.1 depth=6")}
+    check_games_by_pyffish(games, cap=200)
+    assert data["totals"]["elo"] > 0 and data["totals"]["los"] > 0.95
 
 
 @needs_fairy
@@ -198,19 +646,60 @@ def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     code = main([*argv, "--tc", "nodes=300", "--pgn", str(out), "--max-plies", "40"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    assert "2/2" in captured.err
+    assert "games 2/2" in captured.err
     assert captured.out.startswith("Fairy-Stockfish")
     assert len(read_games(out.read_text(encoding="utf-8"))) == 2
 
 
-def test_match_command_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(["match", "--engine", "x"])
-    assert "--engine exactly twice" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--engine", "cmd=/nonexistent/a", "--tc", "depth=²"],
+        ["--engine", "name=x cmd='/nonexistent/a"],
+        ["--engine", "cmd=/nonexistent/a", "--openings", "GBK"],
+        ["--engine", "cmd=/nonexistent/a", "--openings", "/nonexistent/book.pgn"],
+        ["--engine", "cmd=/nonexistent/a", "--games", "x"],
+        ["--engine", "cmd=/nonexistent/a", "--games", "0"],
+        ["--engine", "cmd=/nonexistent/a", "--rounds", "-1"],
+        ["--engine", "cmd=/nonexistent/a", "--games", "2", "--rounds", "1"],
+        ["--engine", "cmd=/nonexistent/a", "--sprt", "elo0=a"],
+        ["--engine", "cmd=/nonexistent/a", "--draw", "movecount=x"],
+        ["--engine", "cmd=/nonexistent/a", "--resign", "score=5"],
+        ["--engine", "cmd=/nonexistent/a bogus=1"],
+        ["--engine", "cmd=/nonexistent/a", "--each", "cmd=/b"],
+        ["--engine", "cmd=/nonexistent/a", "--concurrency", "0"],
+        ["--engine", "cmd=/nonexistent/a", "--time-margin", "-1"],
+        ["--engine", "cmd=/nonexistent/a", "--opening-plies", "²"],
+        ["--engine", "cmd=/nonexistent/a", "--no-such-flag"],
+        ["--engine", "cmd=/nonexistent/a"],  # the second engine
+    ],
+)
+def test_match_command_errors_are_one_line(
+    args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gbk = tmp_path / "gbk.pgn"
+    gbk.write_bytes('[Event "象棋"]\n\n1. 炮二平五 *\n'.encode("gbk"))
+    argv = [
+        "match",
+        "--engine",
+        "cmd=/nonexistent/b",
+        *[str(gbk) if a == "GBK" else a for a in args],
+    ]
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code  # type: ignore[assignment]
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert len(err.splitlines()) == 1 and err.startswith("xiangqi: error: "), err
+
+
+def test_match_command_reports_an_engine_that_cannot_start(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["match", "--engine", "/nonexistent/a", "--engine", "/nonexistent/b"]) == 2
-    assert "engine not found: '/nonexistent/a'" in capsys.readouterr().err
-    assert main(["match", "--engine", "a", "--engine", "b", "--tc", "time=3"]) == 2
-    assert "time control must be" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "engine not found: '/nonexistent/a'" in err and len(err.splitlines()) == 1
 
 
 @needs_fairy
@@ -238,3 +727,12 @@ def test_analyse_command_mate(capsys: pytest.CaptureFixture[str]) -> None:
     fen = "3k5/8P/9/7R1/9/4H4/9/9/6p2/4KA3 w - - 0 1"  # proven in test_engine_fairy.py
     assert main(["analyse", "--engine", f"ucci:{FAIRY}", "--fen", fen, "--movetime", "200"]) == 0
     assert "mate +2 (Red's view)" in capsys.readouterr().out
+
+
+def test_opening_dataclass_round_trip() -> None:
+    pos = Position()
+    pos.push_iccs("h2e2")
+    opening = Opening.from_position(pos)
+    assert opening == Opening(START, (Move.from_iccs("h2e2"),))
+    assert opening.position() == pos
+    assert math.isfinite(SPRT().upper_bound)

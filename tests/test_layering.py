@@ -19,7 +19,21 @@ import xiangqi
 PACKAGE = Path(xiangqi.__file__).parent
 #: What position.py may import at module level: the core and the value modules below it.
 BELOW_POSITION = {"_core", "errors", "fen", "move", "pieces", "rules", "squares"}
-ABOVE_POSITION = {"notation", "display", "svg", "pgn"}
+ABOVE_POSITION = {
+    "notation",
+    "display",
+    "svg",
+    "pgn",
+    "xqf",
+    "cbr",
+    "dhtml",
+    "records",
+    "_records",
+    "ecco",
+    "engine",
+    "match",
+    "stats",
+}
 
 
 def runtime_imports(module: str) -> set[str]:

@@ -200,3 +200,63 @@ def test_convert_bad_arguments_give_one_error_line_and_status_2(
     assert message in lines[0]
     assert "Traceback" not in run.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.pgn"]
+
+
+# -- every format through the front door -------------------------------------------------------
+
+DATA = Path(__file__).parent / "data"
+
+
+def _real_record_files() -> list[tuple[Path, str]]:
+    files = [(p, "xqf") for p in sorted((DATA / "xqf").glob("*.XQF"))]
+    files += [
+        (DATA / "dhtml" / name, "dhtml")
+        for name in ("dpxq_liu_zhang.txt", "ccbridge_chen_wang.txt", "annotated_fragment.txt")
+    ]
+    return files
+
+
+@pytest.mark.parametrize("path, name", _real_record_files(), ids=lambda v: getattr(v, "name", v))
+def test_open_games_recognises_real_files_and_reads_what_their_reader_reads(
+    path: Path, name: str
+) -> None:
+    from xiangqi.dhtml import read_dhtml
+    from xiangqi.xqf import read_xqf
+
+    own = {"xqf": read_xqf, "dhtml": read_dhtml}[name](path)
+    (game,) = open_games(path)
+    assert game.to_pgn() == own.to_pgn()
+    assert len(list(game.mainline_moves())) > 0
+
+
+def test_open_games_recognises_the_ccbridge_formats(tmp_path: Path) -> None:
+    from cbr_writer import encode_cbf, encode_cbl, encode_cbr
+
+    game = sample_game()
+    (tmp_path / "a.bin").write_bytes(encode_cbr(game))
+    (tmp_path / "b.bin").write_bytes(encode_cbl([encode_cbr(game), encode_cbr(game)]))
+    (tmp_path / "c.bin").write_bytes(encode_cbf(game))
+    main_line = [m.iccs() for m in game.mainline_moves()]
+    assert moves_of(open_games(tmp_path / "a.bin")) == [main_line]
+    assert moves_of(open_games(tmp_path / "b.bin")) == [main_line, main_line]
+    assert moves_of(open_games(tmp_path / "c.bin")) == [main_line]
+    assert [f.name for f in formats()][:3] == ["cbl", "cbr", "xqf"]
+
+
+@pytest.mark.parametrize("suffix", [".xqf", ".dhtml"])
+def test_convert_pgn_to_each_writable_format_reads_back(tmp_path: Path, suffix: str) -> None:
+    source = tmp_path / "game.pgn"
+    source.write_text(sample_game().to_pgn(), encoding="utf-8")
+    out = tmp_path / f"game{suffix}"
+    assert main(["convert", str(source), str(out)]) == 0
+    (back,) = open_games(out)
+    assert moves_of([back]) == moves_of([sample_game()])
+    assert back.tags["Red"] == "red" and back.tags["Black"] == "black"
+    assert back.next() is not None and back.next().comment == "central cannon"  # type: ignore[union-attr]
+
+
+def test_a_one_game_format_refuses_a_second_game_and_leaves_no_file(tmp_path: Path) -> None:
+    out = tmp_path / "two.xqf"
+    with pytest.raises(UnknownFormatError, match="one game"):
+        write_games([sample_game(), sample_game()], out)
+    assert not out.exists()

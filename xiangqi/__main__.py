@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .errors import XiangqiError
@@ -98,33 +98,44 @@ def _analyse(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from .match import EngineSpec, parse_tc, run_match
-    from .pgn import read_games
+    from .match import run_match
 
-    specs = [EngineSpec.parse(text) for text in args.engine]
-    limit = parse_tc(args.tc)
-    openings: list[Position] = []
-    if args.openings:
-        with open(args.openings, encoding="utf-8") as handle:
-            openings = [game.end().board() for game in read_games(handle)]
-        if not openings:
-            raise XiangqiError(f"no games in the openings file {args.openings!r}")
-    out = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115
+    pgn = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115
+    results = open(args.results, "w", encoding="utf-8") if args.results else None  # noqa: SIM115
     try:
         result = run_match(
-            specs,
+            args.engine,
             args.games,
-            limit,
-            openings=openings,
+            rounds=args.rounds,
+            each=" ".join(args.each),
+            tc=args.tc,
+            openings=args.openings,
+            opening_plies=args.opening_plies,
+            opening_format=args.opening_format,
+            opening_order=args.opening_order,
+            seed=args.seed,
             concurrency=args.concurrency,
-            max_plies=args.max_plies,
-            pgn_out=out,
+            max_plies=args.max_plies or None,
+            draw=args.draw,
+            resign=args.resign,
+            time_margin=args.time_margin,
+            sprt=args.sprt,
+            pgn_out=pgn,
+            results_out=results,
             progress=sys.stderr,
+            event=args.event,
+            keep_games=False,
         )
+    except KeyboardInterrupt:
+        print("xiangqi: interrupted; finished games and results are written", file=sys.stderr)
+        return 130
     finally:
-        if out is not None:
-            out.close()
+        for handle in (pgn, results):
+            if handle is not None:
+                handle.close()
     print(result.summary())
+    if result.stopped in ("H0", "H1"):
+        print(f"SPRT ({result.sprt}): {result.stopped} accepted, LLR {result.llr:.2f}")
     return 0
 
 
@@ -203,8 +214,34 @@ class _Progress:
             self.shown = False
 
 
+class _Parser(argparse.ArgumentParser):
+    """The subcommands' parser: match and convert report a bad argument in one
+    "xiangqi: error:" line."""
+
+    def error(self, message: str) -> NoReturn:
+        if self.prog.split()[-1:] in (["match"], ["convert"]):
+            self.exit(2, f"xiangqi: error: {message}\n")
+        super().error(message)
+
+
+def _count(text: str) -> int:
+    if not text.isascii() or not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text) if text.isascii() else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected seconds >= 0, got {text!r}")
+    return value
+
+
 def _positive(text: str) -> int:
-    value = int(text)
+    value = _count(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
     return value
@@ -214,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     parser = argparse.ArgumentParser(prog="xiangqi", description="Xiangqi rules tools.")
     parser.add_argument("--version", action="version", version=f"xiangqi {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     perft = sub.add_parser("perft", help="count leaf nodes of the legal move tree")
     perft.add_argument("depth", type=int, help=f"depth in plies (0..{MAX_CLI_DEPTH})")
     perft.add_argument("--fen", default=START_FEN, help="start from this FEN (default: start)")
@@ -229,28 +266,45 @@ def main(argv: list[str] | None = None) -> int:
     analyse.add_argument(
         "--notation", choices=("iccs", "wxf", "chinese"), default="iccs", help="move text"
     )
-    match = sub.add_parser("match", help="play engine-vs-engine games")
+    match = sub.add_parser("match", help="play engine-vs-engine games (see xiangqi.match)")
     match.add_argument(
-        "--engine", action="append", required=True, help="engine command; give it twice"
+        "--engine",
+        action="append",
+        required=True,
+        help="engine settings, twice: \"name=N cmd=PATH 'option.Skill Level=0' tc=10+0.1\" "
+        '(or a command line, "ucci:" for UCCI)',
     )
-    match.add_argument("--games", type=_positive, default=2, help="games to play (default 2)")
-    match.add_argument(
-        "--tc", default="depth=6", help="depth=N, movetime=MS or nodes=N (default depth=6)"
-    )
-    match.add_argument("--openings", help="PGN file of openings, each played with both colours")
-    match.add_argument("--pgn", help="write the games to this PGN file")
+    match.add_argument("--each", action="append", default=[], help="settings for both engines")
+    count = match.add_mutually_exclusive_group()
+    count.add_argument("--games", type=_positive, help="games to play (default 2)")
+    count.add_argument("--rounds", type=_positive, help="game pairs, colours reversed")
+    match.add_argument("--tc", help="40/60+0.6, 10+0.1, st=S, depth=N, nodes=N (default depth=6)")
+    match.add_argument("--openings", help="openings: PGN (main lines) or FEN/EPD list")
+    match.add_argument("--opening-format", choices=("pgn", "epd"), help="default: guessed")
+    match.add_argument("--opening-plies", type=_count, help="use the first N plies of a PGN")
+    match.add_argument("--opening-order", choices=("sequential", "random"), default="sequential")
+    match.add_argument("--seed", type=_count, help="seed of the random opening order")
     match.add_argument("--concurrency", type=_positive, default=1, help="games at once")
     match.add_argument(
-        "--max-plies", type=_positive, default=300, help="draw after this many plies (300)"
+        "--max-plies", type=_count, default=300, help="draw after this many plies (300; 0: none)"
     )
+    match.add_argument("--draw", help='draw adjudication: "movenumber=N movecount=N score=CP"')
+    match.add_argument("--resign", help='resign adjudication: "movecount=N score=CP"')
+    match.add_argument(
+        "--time-margin", type=_seconds, default=0.1, help="seconds over the clock (0.1)"
+    )
+    match.add_argument("--sprt", help='"elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic]"')
+    match.add_argument("--pgn", help="write the games to this PGN file")
+    match.add_argument("--results", help="write the results to this JSON file")
+    match.add_argument("--event", default="xiangqi match", help="the PGN Event tag")
     convert = sub.add_parser(
         "convert",
         help="convert game records between formats",
         description="Read every game of IN (its format recognised from its content) and write "
-        "them to OUT in the format its extension names (.pgn).",
+        "them to OUT in the format its extension names (.pgn, .xqf, .dhtml).",
     )
     convert.add_argument("input", metavar="IN", help="game-record file to read")
-    convert.add_argument("output", metavar="OUT", help="file to write (.pgn)")
+    convert.add_argument("output", metavar="OUT", help="file to write (.pgn, .xqf, .dhtml)")
     convert.add_argument(
         "--notation",
         choices=("iccs", "wxf", "chinese", "san"),
@@ -259,11 +313,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     convert.add_argument("--from", dest="from_format", help="format of IN (default: recognised)")
     convert.add_argument("--to", help="format of OUT (default: from its extension)")
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # as parse_args() reports them, but in the subcommand's manner
+        {"match": match, "convert": convert}.get(args.command, parser).error(
+            f"unrecognized arguments: {' '.join(extra)}"
+        )
     if args.command == "perft" and not 0 <= args.depth <= MAX_CLI_DEPTH:
         parser.error(f"depth must be in 0..{MAX_CLI_DEPTH}, got {args.depth}")
     if args.command == "match" and len(args.engine) != 2:
-        parser.error("match needs --engine exactly twice")
+        match.error("match needs --engine exactly twice")
     errors: tuple[type[Exception], ...] = (XiangqiError, OSError)
     # perft and convert keep start-up free of asyncio and the engine client
     if args.command not in ("perft", "convert"):

@@ -115,6 +115,11 @@ class LegalMoveView(_core.LegalMoves):
 
     __slots__ = ()
 
+    if TYPE_CHECKING:  # the compiled methods, typed with Move for the checker
+
+        def __call__(self) -> list[Move]: ...
+        def __iter__(self) -> Iterator[Move]: ...
+
     def __new__(cls, board: _core.Board) -> LegalMoveView:
         return super().__new__(cls, board, MOVES, Move)
 

@@ -10,8 +10,9 @@ last) and reads with the first that says yes. Games are ``xiangqi.pgn.Game`` tre
 are public numbers 0..89. Readers record what they skip on ``game.errors`` (with the game
 number and ply), as the PGN reader does.
 
-Registered here: PGN (any encoding, see xiangqi.pgn) and XQF (read). Other modules add theirs
-with ``register``.
+Registered here: PGN (any encoding, see xiangqi.pgn; read and write), XQF (read and write),
+CCBridge's CBR, CBL and CBF (read; see xiangqi.cbr) and DhtmlXQ (read and write; see
+xiangqi.dhtml). Other modules add theirs with ``register``.
 """
 
 from __future__ import annotations
@@ -277,4 +278,108 @@ def _xqf_read(handle: IO[bytes]) -> Iterator[Game]:
     yield read_xqf(handle)
 
 
-register(RecordFormat("xqf", (".xqf",), _xqf_sniff, _xqf_read, priority=10))
+def _one_game_writer(
+    name: str, encode: Callable[[Game], bytes]
+) -> Callable[[Iterable[Game], IO[bytes]], int]:
+    """A writer for a format that holds one game a file: refuses a second game."""
+
+    def write(games: Iterable[Game], out: IO[bytes]) -> int:
+        n = 0
+        for game in games:
+            if n:
+                raise UnknownFormatError(f"a {name} file holds one game; got more than one")
+            out.write(encode(game))
+            n += 1
+        return n
+
+    return write
+
+
+def _write_xqf(game: Game) -> bytes:
+    from .xqf import write_xqf
+
+    return write_xqf(game)
+
+
+register(
+    RecordFormat(
+        "xqf", (".xqf",), _xqf_sniff, _xqf_read, _one_game_writer("XQF", _write_xqf), priority=10
+    )
+)
+
+
+# -- CCBridge: CBR (one game), CBL (a library), CBF (XML) --------------------------------------
+
+
+def _cbr_sniff(head: bytes) -> bool:
+    from .cbr import RECORD_MAGIC
+
+    return head.startswith(RECORD_MAGIC[:15])
+
+
+def _cbl_sniff(head: bytes) -> bool:
+    from .cbr import LIBRARY_MAGIC
+
+    return head.startswith(LIBRARY_MAGIC[:15])
+
+
+def _cbf_sniff(head: bytes) -> bool:
+    return b"<ChineseChessRecord" in head[:1024]
+
+
+def _cbr_read(handle: IO[bytes]) -> Iterator[Game]:
+    from .cbr import read_cbr
+
+    yield read_cbr(handle)
+
+
+def _cbl_read(handle: IO[bytes]) -> Iterator[Game]:
+    from .cbr import read_cbl
+
+    return read_cbl(handle)
+
+
+def _cbf_read(handle: IO[bytes]) -> Iterator[Game]:
+    from .cbr import read_cbf
+
+    yield read_cbf(handle)
+
+
+register(RecordFormat("cbr", (".cbr",), _cbr_sniff, _cbr_read, priority=10))
+register(RecordFormat("cbl", (".cbl",), _cbl_sniff, _cbl_read, priority=10))
+# XML text: asked before PGN, the plain-text fallback.
+register(RecordFormat("cbf", (".cbf",), _cbf_sniff, _cbf_read, priority=60))
+
+
+# -- DhtmlXQ ------------------------------------------------------------------------------------
+
+
+def _dhtml_sniff(head: bytes) -> bool:
+    from .dhtml import sniff
+
+    return sniff(head)
+
+
+def _dhtml_read(handle: IO[bytes]) -> Iterator[Game]:
+    from .dhtml import read_dhtml
+
+    yield read_dhtml(handle)
+
+
+def _write_dhtml(game: Game) -> bytes:
+    from .dhtml import write_dhtml
+
+    return write_dhtml(game).encode("utf-8")
+
+
+# Text that holds "[DhtmlXQ": asked before PGN, the plain-text fallback.
+register(
+    RecordFormat(
+        "dhtml",
+        (".dhtml", ".ubb"),
+        _dhtml_sniff,
+        _dhtml_read,
+        _one_game_writer("DhtmlXQ", _write_dhtml),
+        priority=70,
+    )
+)
