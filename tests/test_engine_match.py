@@ -268,7 +268,7 @@ def test_run_match_rejects_bad_arguments() -> None:
 
 
 def test_openings_come_in_pairs_with_colours_reversed_and_the_book_end_marked() -> None:
-    book = [g.end() for g in read_games(OPENINGS)]
+    book = [g.end().board() for g in read_games(OPENINGS)]
     out = io.StringIO()
     result = run_match(
         [scripted(name="A"), scripted(name="B")],
