@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import dataclasses
 import enum
 import logging
@@ -43,7 +44,15 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Callable,
+    Coroutine,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from typing import Any, TypeVar
 
 from .errors import XiangqiError
@@ -841,7 +850,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     async def initialize(self) -> None:
         """The handshake: uci or ucci, id and option lines, then isready."""
         hello, done = self._hello
-        async with self._lock:
+        async with self._command():
             self.send_line(hello)
             deadline = self._deadline(self.timeout)
             while True:
@@ -882,29 +891,41 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 return
             LOGGER.debug("%s: skipping %s before readyok", self, _quote(line))
 
-    async def _begin(self) -> None:
-        """Start a command (under the lock): end any search still running, drop stale output."""
-        await self._stop_background()
-        if self._stale_search:
-            self._stale_search = False
-            await self._recover()
-        stale = sum(1 for line in self._lines if line is not None)
+    @contextlib.asynccontextmanager
+    async def _command(self) -> AsyncIterator[None]:
+        """Run one command: take the lock, end any search still running and drop stale
+        output first; drop what is left unread afterwards (unless a search goes on)."""
+        async with self._lock:
+            try:
+                await self._stop_background()
+                if self._stale_search:
+                    self._stale_search = False
+                    await self._recover()
+                self._discard_lines()
+                if self._dropped:
+                    LOGGER.debug("%s: %d lines came while no command ran", self, self._dropped)
+                    self._dropped = 0
+                yield
+            finally:
+                if self._background is None:
+                    self._discard_lines()
+
+    def _discard_lines(self) -> None:
+        """Drop queued output nobody will read (keeping the end-of-output mark); resume
+        reading if a flood had paused it."""
+        ended = bool(self._lines) and self._lines[-1] is None
+        stale = len(self._lines) - ended
         if stale:
-            LOGGER.debug("%s: dropping %d stale lines", self, stale)
-            ended = bool(self._lines) and self._lines[-1] is None
+            LOGGER.debug("%s: dropping %d unread lines", self, stale)
             self._lines.clear()
             if ended:
                 self._lines.append(None)
         if self._paused:
             self._set_reading(True)
-        if self._dropped:
-            LOGGER.debug("%s: %d lines came while no command ran", self, self._dropped)
-            self._dropped = 0
 
     async def ping(self) -> None:
         """Send isready and wait for readyok."""
-        async with self._lock:
-            await self._begin()
+        async with self._command():
             await self._ping()
 
     async def configure(self, options: Mapping[str, object]) -> None:
@@ -926,8 +947,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                     f"option {option.name!r} is managed by xiangqi.engine; it cannot be set"
                 )
             texts.append((option.name, option.parse(value)))
-        async with self._lock:
-            await self._begin()
+        async with self._command():
             for name, text in texts:
                 self._setoption(name, text)
             await self._ping()
@@ -1066,7 +1086,6 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         root_moves: Iterable[Move] | None,
         timeout: float | None,
     ) -> tuple[PlayResult, list[Info]]:
-        await self._begin()
         try:
             await self._start(pos, limit, multipv, root_moves)
             return await self._collect(pos, limit, multipv, timeout)
@@ -1119,7 +1138,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         move in the background until the next command. An empty Limit() is refused."""
         _check_timeout(timeout)
         root_moves = self._check_search(pos, limit, None, root_moves)
-        async with self._lock:
+        async with self._command():
             result, _ = await self._search(pos, limit, None, root_moves, timeout)
             if ponder and result.move is not None and result.ponder is not None:
                 after = pos.copy()
@@ -1144,7 +1163,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         An empty Limit() is refused (use analysis())."""
         _check_timeout(timeout)
         root_moves = self._check_search(pos, limit, multipv, root_moves)
-        async with self._lock:
+        async with self._command():
             _, infos = await self._search(pos, limit, multipv, root_moves, timeout)
         if multipv is None:
             return infos[0] if infos else {}
@@ -1162,8 +1181,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         Without a limit (or with Limit()) the engine searches until stopped (go infinite)."""
         root_moves = self._check_search(pos, limit, multipv, root_moves, open_ended=True)
         limit = limit or Limit()
-        async with self._lock:
-            await self._begin()
+        async with self._command():
             result = AnalysisResult(self, pos.copy(), limit, multipv)
             try:
                 await self._start(pos, limit, multipv, root_moves)
@@ -1214,6 +1232,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 await asyncio.wait_for(asyncio.shield(self.returncode), _KILL_WAIT)
             except asyncio.CancelledError:
                 self._kill_now()  # interrupted while waiting politely: do not wait longer
+                # Reap before closing the transport (its close() polls the process and would
+                # reap it first, leaving the child watcher an unknown pid).
+                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(asyncio.shield(self.returncode), _KILL_WAIT)
                 raise
         except asyncio.TimeoutError:
             LOGGER.warning("%s: no exit status %.1f s after SIGKILL", self, _KILL_WAIT)
@@ -1708,9 +1730,33 @@ class SimpleEngine:
         self._protocol = protocol
 
     def _run(self) -> None:
+        """The loop thread: run commands until stopped, then kill and reap whatever is left
+        and close the loop here (a thread Ctrl-C never interrupts)."""
         asyncio.set_event_loop(self._loop)
         self._loop.call_soon(self._ready.set)
-        self._loop.run_forever()
+        try:
+            self._loop.run_forever()
+        finally:
+            try:
+                self._loop.run_until_complete(self._finalize())
+            except Exception as exc:  # noqa: BLE001 - the loop must close whatever happened
+                LOGGER.warning("engine clean-up failed: %r", exc)
+            finally:
+                self._loop.close()
+
+    async def _finalize(self) -> None:
+        """Kill the engine if it still runs, then cancel every command left and wait for it."""
+        protocol = self._protocol
+        if protocol is not None:
+            await protocol._abort()
+        current = asyncio.current_task()
+        tasks = [task for task in asyncio.all_tasks() if task is not current]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=self._cleanup_bound())
+        if protocol is not None:
+            await protocol._abort()  # in case a cancelled start-up had just spawned it
 
     @property
     def protocol(self) -> EngineProtocol:
@@ -1734,16 +1780,18 @@ class SimpleEngine:
             task.add_done_callback(lambda _: finished.set())
 
         try:
-            self._loop.call_soon_threadsafe(start)
-        except RuntimeError:  # the loop is closed
-            coro.close()
-            raise EngineError("engine is closed") from None
-        try:
-            if not finished.wait(timeout):
+            try:
+                self._loop.call_soon_threadsafe(start)
+            except RuntimeError:  # the loop is closed
+                coro.close()
+                raise EngineError("engine is closed") from None
+            if not _wait_while_alive(finished, timeout, self._thread):
                 raise _Interrupted
         except BaseException as exc:
-            self._abandon(holder, finished)
+            self._abandon(holder, finished, coro)
             if isinstance(exc, _Interrupted):
+                if not self._thread.is_alive():
+                    raise EngineError("engine is closed") from None
                 raise EngineError(f"engine command timed out after {timeout} s") from None
             raise
         task = holder[0]
@@ -1753,16 +1801,31 @@ class SimpleEngine:
         # as they are: only _Interrupted above is this client's own timeout.
         return task.result()
 
-    def _abandon(self, holder: list[asyncio.Task[Any]], finished: threading.Event) -> None:
+    def _abandon(
+        self,
+        holder: list[asyncio.Task[Any]],
+        finished: threading.Event,
+        coro: Coroutine[Any, Any, Any],
+    ) -> None:
+        """Cancel a command whose caller gave up, and wait (bounded) until it has cleaned up."""
+
         def cancel() -> None:
             if holder:
                 holder[0].cancel()
+            else:  # never scheduled (interrupted before the loop got it)
+                coro.close()
+                finished.set()
 
-        try:
-            self._loop.call_soon_threadsafe(cancel)
-        except RuntimeError:
-            return
-        _wait_through_interrupts(finished, self._cleanup_bound())
+        while True:
+            try:
+                self._loop.call_soon_threadsafe(cancel)
+                break
+            except RuntimeError:  # the loop is closed: nothing runs any more
+                coro.close()
+                return
+            except KeyboardInterrupt:
+                continue  # scheduling twice is harmless
+        _wait_through_interrupts(finished, self._cleanup_bound(), self._thread)
 
     @classmethod
     def popen_uci(
@@ -1906,35 +1969,32 @@ class SimpleEngine:
     quit = close
 
     def _shutdown_loop(self) -> None:
-        """Kill what still runs, stop the loop thread and close the loop (and its fds)."""
+        """Stop the loop thread (which then kills and reaps the engine and closes the loop)
+        and join it. A Ctrl-C meanwhile is held back until the thread has ended."""
         self._closed = True
         interrupt: BaseException | None = None
-        if self._loop.is_closed():
-            return
-        protocol = self._protocol
-        if protocol is not None and self._thread.is_alive():
+        while True:
             try:
-                self._call(protocol._abort())
+                self._loop.call_soon_threadsafe(self._loop.stop)
+                break
+            except RuntimeError:  # already closed
+                break
             except KeyboardInterrupt as exc:
                 interrupt = exc
-            except Exception as exc:  # noqa: BLE001 - clean-up goes on whatever failed
-                LOGGER.debug("%s: abort failed: %r", protocol, exc)
-        try:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-        except RuntimeError:
-            pass
         for _ in range(1000):
             try:
                 self._thread.join()
                 break
             except KeyboardInterrupt as exc:
                 interrupt = exc
-            except RuntimeError:  # interrupted between creating and starting the thread
-                if not self._thread.is_alive() and self._thread.ident is None:
-                    time.sleep(0.001)
-                    if self._thread.ident is None:
-                        break
-        self._loop.close()
+            except RuntimeError:  # Thread.start() was interrupted: it may not run yet
+                if self._thread.ident is None and not self._thread.is_alive():
+                    try:
+                        time.sleep(0.001)
+                    except KeyboardInterrupt as exc:
+                        interrupt = exc
+        if not self._thread.is_alive() and not self._loop.is_closed():
+            self._loop.close()  # the thread never ran the loop
         if interrupt is not None:
             raise interrupt
 
@@ -1963,17 +2023,34 @@ class SimpleEngine:
         return done.result() if done.done() else None
 
 
-def _wait_through_interrupts(event: threading.Event, bound: float) -> None:
+def _wait_while_alive(
+    event: threading.Event, timeout: float | None, thread: threading.Thread
+) -> bool:
+    """Wait for event up to timeout (None: no limit) while thread lives; is it set?"""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while not event.is_set():
+        if not thread.is_alive():
+            return event.is_set()
+        left = 0.5 if deadline is None else min(0.5, deadline - time.monotonic())
+        if left <= 0:
+            return False
+        event.wait(left)
+    return True
+
+
+def _wait_through_interrupts(
+    event: threading.Event, bound: float, thread: threading.Thread
+) -> None:
     """Wait (up to bound seconds) for a clean-up to finish, absorbing further Ctrl-Cs: the
     first KeyboardInterrupt is re-raised by the caller once nothing is left running."""
     deadline = time.monotonic() + bound
-    while not event.is_set():
+    while not event.is_set() and thread.is_alive():
         left = deadline - time.monotonic()
         if left <= 0:
             LOGGER.warning("engine clean-up did not finish within %.1f s", bound)
             return
         try:
-            event.wait(left)
+            event.wait(min(left, 0.5))
         except KeyboardInterrupt:
             continue
 
