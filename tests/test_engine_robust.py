@@ -10,6 +10,7 @@ open fds (/proc/self/fd) and threads.
 
 from __future__ import annotations
 
+import _thread
 import asyncio
 import contextlib
 import logging
@@ -389,6 +390,23 @@ def test_ctrl_c_during_play_leaves_the_engine_usable() -> None:
             for _ in engine.analysis(pos):
                 pass
         assert engine.analyse(pos, Limit(depth=2))["pv"]
+
+
+@needs_proc
+@pytest.mark.usefixtures("clean_process")
+def test_interrupt_main_during_play_is_noticed() -> None:
+    """_thread.interrupt_main() only sets Python's flag (no signal wakes a blocked wait); the
+    client waits in short slices, so it is noticed and handled like a real Ctrl-C."""
+    with SimpleEngine.popen_uci(fake("hang_search"), timeout=0.5) as engine:
+        timer = threading.Timer(0.2, _thread.interrupt_main)
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                engine.play(Position(), Limit(depth=5), timeout=30)
+        finally:
+            timer.join()
+        with pytest.raises(EngineTerminatedError):  # it ignored stop, so it was killed
+            engine.play(Position(), Limit(depth=1))
 
 
 @needs_proc
