@@ -479,7 +479,8 @@ def test_a_burst_of_ctrl_c_during_close_leaves_nothing() -> None:
             timer.join()
     finally:
         signal.signal(signal.SIGINT, previous)
-    assert landed["inside"] >= 1 and landed["inside"] + landed["outside"] == 5
+    # Signals that arrive before Python's handler has run coalesce (they are not queued).
+    assert landed["inside"] >= 1 and landed["inside"] + landed["outside"] <= 5
     assert engine.returncode == -9
 
 

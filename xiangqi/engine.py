@@ -1727,6 +1727,7 @@ class SimpleEngine:
         self._protocol: EngineProtocol | None = None
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
+        self._done = threading.Event()  # set by the loop thread once the loop is closed
         self._thread = threading.Thread(target=self._run, name="xiangqi-engine", daemon=True)
         try:
             self._thread.start()
@@ -1754,6 +1755,7 @@ class SimpleEngine:
                 LOGGER.warning("engine clean-up failed: %r", exc)
             finally:
                 self._loop.close()
+                self._done.set()
 
     async def _finalize(self) -> None:
         """Kill the engine if it still runs, then cancel every command left and wait for it."""
@@ -1992,20 +1994,29 @@ class SimpleEngine:
                 break
             except KeyboardInterrupt as exc:
                 interrupt = exc
-        for _ in range(1000):
-            try:
-                self._thread.join()
+        # Wait on our own event, not Thread.join(): a join interrupted by Ctrl-C can mark a
+        # still-running thread as stopped (CPython 3.11's bpo-45274 handling releases the
+        # thread's state lock), after which is_alive() lies.
+        for _ in range(100):  # Thread.start() interrupted: the thread may be about to run
+            if self._thread.ident is not None:
                 break
+            try:
+                time.sleep(0.001)
             except KeyboardInterrupt as exc:
                 interrupt = exc
-            except RuntimeError:  # Thread.start() was interrupted: it may not run yet
-                if self._thread.ident is None and not self._thread.is_alive():
-                    try:
-                        time.sleep(0.001)
-                    except KeyboardInterrupt as exc:
-                        interrupt = exc
-        if not self._thread.is_alive() and not self._loop.is_closed():
-            self._loop.close()  # the thread never ran the loop
+        if self._thread.ident is not None:
+            while not self._done.is_set():
+                try:
+                    self._done.wait(0.5)
+                except KeyboardInterrupt as exc:
+                    interrupt = exc
+            while self._thread.is_alive():  # only returning from _run now
+                try:
+                    self._thread.join(0.5)
+                except KeyboardInterrupt as exc:
+                    interrupt = exc
+        elif not self._loop.is_closed():  # Thread.start() was interrupted before it ran
+            self._loop.close()
         if interrupt is not None:
             raise interrupt
 
