@@ -926,6 +926,13 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         reading if a flood had paused it."""
         ended = bool(self._lines) and self._lines[-1] is None
         stale = len(self._lines) - ended
+        if stale and self._stale_search:
+            # The abandoned search's bestmove may already be here, unread: then it is over
+            # (waiting for another one would end in a kill).
+            for line in self._lines:
+                if line is not None and _tokens(line)[:1] in (["bestmove"], ["nobestmove"]):
+                    self._stale_search = False
+                    break
         if stale:
             LOGGER.debug("%s: dropping %d unread lines", self, stale)
             self._lines.clear()
