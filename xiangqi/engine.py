@@ -1732,13 +1732,20 @@ class SimpleEngine:
         self.timeout = timeout
         self._closed = True  # until the handshake is done
         self._protocol: EngineProtocol | None = None
-        self._loop = asyncio.new_event_loop()
+        # The loop is made (and closed) by its own thread, which Ctrl-C never interrupts: a
+        # KeyboardInterrupt inside new_event_loop() here could leak its epoll fd.
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_error: BaseException | None = None
         self._ready = threading.Event()
         self._done = threading.Event()  # set by the loop thread once the loop is closed
         self._thread = threading.Thread(target=self._run, name="xiangqi-engine", daemon=True)
         try:
             self._thread.start()
             self._ready.wait()
+            if self._loop_error is not None:
+                raise EngineError(
+                    f"cannot start an event loop for the engine: {self._loop_error}"
+                ) from self._loop_error
             self._call(start(self._created))
         except BaseException:
             self._shutdown_loop()
@@ -1751,17 +1758,25 @@ class SimpleEngine:
     def _run(self) -> None:
         """The loop thread: run commands until stopped, then kill and reap whatever is left
         and close the loop here (a thread Ctrl-C never interrupts)."""
-        asyncio.set_event_loop(self._loop)
-        self._loop.call_soon(self._ready.set)
         try:
-            self._loop.run_forever()
+            loop = asyncio.new_event_loop()
+        except Exception as exc:  # noqa: BLE001 - reported to the starting thread
+            self._loop_error = exc
+            self._done.set()
+            self._ready.set()
+            return
+        self._loop = loop
+        asyncio.set_event_loop(loop)
+        loop.call_soon(self._ready.set)
+        try:
+            loop.run_forever()
         finally:
             try:
-                self._loop.run_until_complete(self._finalize())
+                loop.run_until_complete(self._finalize())
             except Exception as exc:  # noqa: BLE001 - the loop must close whatever happened
                 LOGGER.warning("engine clean-up failed: %r", exc)
             finally:
-                self._loop.close()
+                loop.close()
                 self._done.set()
 
     async def _finalize(self) -> None:
@@ -1794,23 +1809,28 @@ class SimpleEngine:
         finished = threading.Event()
         holder: list[asyncio.Task[T]] = []
 
+        loop = self._loop
+        if loop is None or self._done.is_set():
+            coro.close()
+            raise EngineError("engine is closed")
+
         def start() -> None:
-            task = self._loop.create_task(coro)
+            task = loop.create_task(coro)
             holder.append(task)
             task.add_done_callback(lambda _: finished.set())
 
         try:
             try:
-                self._loop.call_soon_threadsafe(start)
+                loop.call_soon_threadsafe(start)
             except RuntimeError:  # the loop is closed
                 coro.close()
                 raise EngineError("engine is closed") from None
-            if not _wait_while_alive(finished, timeout, self._thread):
+            if not _wait_while_alive(finished, timeout, self._done):
                 raise _Interrupted
         except BaseException as exc:
             self._abandon(holder, finished, coro)
             if isinstance(exc, _Interrupted):
-                if not self._thread.is_alive():
+                if self._done.is_set():
                     raise EngineError("engine is closed") from None
                 raise EngineError(f"engine command timed out after {timeout} s") from None
             raise
@@ -1836,16 +1856,18 @@ class SimpleEngine:
                 coro.close()
                 finished.set()
 
+        loop = self._loop
+        assert loop is not None
         while True:
             try:
-                self._loop.call_soon_threadsafe(cancel)
+                loop.call_soon_threadsafe(cancel)
                 break
             except RuntimeError:  # the loop is closed: nothing runs any more
                 coro.close()
                 return
             except KeyboardInterrupt:
                 continue  # scheduling twice is harmless
-        _wait_through_interrupts(finished, self._cleanup_bound(), self._thread)
+        _wait_through_interrupts(finished, self._cleanup_bound(), self._done)
 
     @classmethod
     def popen_uci(
@@ -1976,12 +1998,12 @@ class SimpleEngine:
         """Quit the engine, kill it if it has not exited after timeout seconds (None: the
         engine's timeout, or DEFAULT_TIMEOUT), reap it, and stop the thread. Idempotent."""
         _check_timeout(timeout)
-        if self._closed and self._loop.is_closed():
+        if self._closed and self._done.is_set():
             return
         self._closed = True
         grace = timeout if timeout is not None else _grace(self.timeout)
         try:
-            if self._protocol is not None and not self._loop.is_closed():
+            if self._protocol is not None and not self._done.is_set():
                 self._call(self._protocol.quit(grace))
         finally:
             self._shutdown_loop()
@@ -1990,20 +2012,9 @@ class SimpleEngine:
 
     def _shutdown_loop(self) -> None:
         """Stop the loop thread (which then kills and reaps the engine and closes the loop)
-        and join it. A Ctrl-C meanwhile is held back until the thread has ended."""
+        and wait for it. A Ctrl-C meanwhile is held back until the thread has ended."""
         self._closed = True
         interrupt: BaseException | None = None
-        while True:
-            try:
-                self._loop.call_soon_threadsafe(self._loop.stop)
-                break
-            except RuntimeError:  # already closed
-                break
-            except KeyboardInterrupt as exc:
-                interrupt = exc
-        # Wait on our own event, not Thread.join(): a join interrupted by Ctrl-C can mark a
-        # still-running thread as stopped (CPython 3.11's bpo-45274 handling releases the
-        # thread's state lock), after which is_alive() lies.
         for _ in range(100):  # Thread.start() interrupted: the thread may be about to run
             if self._thread.ident is not None:
                 break
@@ -2012,6 +2023,24 @@ class SimpleEngine:
             except KeyboardInterrupt as exc:
                 interrupt = exc
         if self._thread.ident is not None:
+            # The thread makes the loop and then sets _ready (or _done if it could not).
+            while not self._ready.is_set():
+                try:
+                    self._ready.wait(0.5)
+                except KeyboardInterrupt as exc:
+                    interrupt = exc
+            loop = self._loop
+            while loop is not None:
+                try:
+                    loop.call_soon_threadsafe(loop.stop)
+                    break
+                except RuntimeError:  # already closed
+                    break
+                except KeyboardInterrupt as exc:
+                    interrupt = exc
+            # Wait on our own event, not Thread.join(): a join interrupted by Ctrl-C can mark
+            # a still-running thread as stopped (CPython 3.11's bpo-45274 handling releases
+            # the thread's state lock), after which is_alive() lies.
             while not self._done.is_set():
                 try:
                     self._done.wait(0.5)
@@ -2022,8 +2051,8 @@ class SimpleEngine:
                     self._thread.join(0.5)
                 except KeyboardInterrupt as exc:
                     interrupt = exc
-        elif not self._loop.is_closed():  # Thread.start() was interrupted before it ran
-            self._loop.close()
+        else:  # the thread never ran: there is no loop to stop
+            self._done.set()
         if interrupt is not None:
             raise interrupt
 
@@ -2053,12 +2082,12 @@ class SimpleEngine:
 
 
 def _wait_while_alive(
-    event: threading.Event, timeout: float | None, thread: threading.Thread
+    event: threading.Event, timeout: float | None, loop_done: threading.Event
 ) -> bool:
-    """Wait for event up to timeout (None: no limit) while thread lives; is it set?"""
+    """Wait for event up to timeout (None: no limit) while the loop runs; is it set?"""
     deadline = None if timeout is None else time.monotonic() + timeout
     while not event.is_set():
-        if not thread.is_alive():
+        if loop_done.is_set():
             return event.is_set()
         left = 0.5 if deadline is None else min(0.5, deadline - time.monotonic())
         if left <= 0:
@@ -2068,12 +2097,12 @@ def _wait_while_alive(
 
 
 def _wait_through_interrupts(
-    event: threading.Event, bound: float, thread: threading.Thread
+    event: threading.Event, bound: float, loop_done: threading.Event
 ) -> None:
     """Wait (up to bound seconds) for a clean-up to finish, absorbing further Ctrl-Cs: the
     first KeyboardInterrupt is re-raised by the caller once nothing is left running."""
     deadline = time.monotonic() + bound
-    while not event.is_set() and thread.is_alive():
+    while not event.is_set() and not loop_done.is_set():
         left = deadline - time.monotonic()
         if left <= 0:
             LOGGER.warning("engine clean-up did not finish within %.1f s", bound)
@@ -2108,7 +2137,7 @@ class SimpleAnalysisResult:
         return self._inner.multipv
 
     def _closed(self) -> bool:
-        return self._engine._loop.is_closed() or self._engine._closed
+        return self._engine._done.is_set() or self._engine._closed
 
     def _after_close(self) -> PlayResult:
         """The search's outcome once the engine is closed (no event loop to ask)."""
