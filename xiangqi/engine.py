@@ -1480,6 +1480,10 @@ class AnalysisResult:
 
     def start_reading(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._read())
+        # A background search nobody waits for (a ponder search at close) may end in an
+        # error: mark it seen, so asyncio does not log "exception was never retrieved";
+        # wait() and iteration still raise it.
+        self._task.add_done_callback(lambda task: task.cancelled() or task.exception())
 
     def _put(self, info: Info) -> None:
         if len(self._infos) == ANALYSIS_QUEUE:
