@@ -17,6 +17,11 @@ stray_multipv answers "go" only with info lines for lines 2 and 3 (MultiPV was n
 record        as ok, and appends every line it receives to the file named by $FAKE_LOG
 ucci_extras   UCCI answers: "score 23" without "cp", "bestmove ... ponder ... draw", then
               "nobestmove" on the second "go"
+slow_start    waits 30 s before answering the handshake (for interrupting start-up)
+flood_idle    as ok, but after its first bestmove a thread writes "info string flood" lines
+              without end, whether or not a command runs
+flood_search  answers "go" with info lines without end, and "stop" with "bestmove h2e2"
+env           as ok; its id name reports its working directory and $FAKE_ENV
 """
 
 from __future__ import annotations
@@ -24,17 +29,44 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
 
 
+LOCK = threading.Lock()
+SEARCHING = threading.Event()
+
+
 def say(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+    with LOCK:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+
+def flood(while_searching: bool) -> None:
+    """Write info lines without end (only while a search runs, if while_searching)."""
+    chunk = "info string flood " + "x" * 60 + "\n"
+    try:
+        while True:
+            if while_searching:
+                SEARCHING.wait()
+                with LOCK:
+                    if SEARCHING.is_set():
+                        sys.stdout.write("info depth 1 score cp 1 nodes 5\n" * 100)
+                        sys.stdout.flush()
+                continue
+            with LOCK:
+                sys.stdout.write(chunk * 100)
+                sys.stdout.flush()
+    except (BrokenPipeError, OSError):
+        os._exit(0)
 
 
 def main() -> None:
+    if MODE == "flood_search":
+        threading.Thread(target=flood, args=(True,), daemon=True).start()
     if MODE == "ignore_quit":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     log = open(os.environ["FAKE_LOG"], "a") if MODE == "record" else None  # noqa: SIM115
@@ -48,7 +80,12 @@ def main() -> None:
         if MODE == "garbage":
             say("\x00\xff garbage ~~~ line")
         if line in ("uci", "ucci"):
-            say("id name Fake Engine")
+            if MODE == "slow_start":
+                time.sleep(30)
+            if MODE == "env":
+                say(f"id name cwd={os.getcwd()} FAKE_ENV={os.environ.get('FAKE_ENV')}")
+            else:
+                say("id name Fake Engine")
             say("id author xiangqi tests")
             if line == "uci":
                 say("option name Hash type spin default 16 min 1 max 1024")
@@ -75,6 +112,9 @@ def main() -> None:
                 sys.exit(3)
             if MODE == "hang_search":
                 continue
+            if MODE == "flood_search":
+                SEARCHING.set()
+                continue
             if MODE == "garbage":
                 say("info depth x seldepth 3 score cp y nodes 12 pv h2e2")
                 say("info string hello there")
@@ -96,6 +136,15 @@ def main() -> None:
                 continue
             move = {"illegal": "a0a5", "unparsable": "zz99"}.get(MODE, "h2e2")
             say(f"bestmove {move}")
+            if MODE == "flood_idle" and not SEARCHING.is_set():
+                SEARCHING.set()
+                threading.Thread(target=flood, args=(False,), daemon=True).start()
+        elif line == "stop" and MODE == "flood_search":
+            with LOCK:
+                if SEARCHING.is_set():
+                    SEARCHING.clear()
+                    sys.stdout.write("bestmove h2e2\n")
+                    sys.stdout.flush()
         elif line == "quit":
             if MODE == "ignore_quit":
                 continue
