@@ -981,8 +981,9 @@ class _Runner:
                     with self.lock:
                         self.live.pop(slot, None)
                         self.live.pop(-1 - slot, None)
-                exited = over.fault is not None and over.termination == "abandoned"
-                if exited and _interrupted(pair[order[over.fault or 0]]):
+                fault = over.fault
+                exited = fault is not None and over.termination == "abandoned"
+                if exited and fault is not None and _interrupted(pair[order[fault]]):
                     # Ctrl-C in a terminal reaches the engines too: the game did not end.
                     with self.lock:
                         self.result.stopped = "interrupted"
