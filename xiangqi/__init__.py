@@ -15,7 +15,7 @@ from .fen import START_FEN
 from .move import Move
 from .pieces import BLACK, RED, Color, Piece, PieceType
 from .position import Position, generate_legal, legal_moves_batch, perft
-from .rules import Outcome, Termination
+from .rules import Outcome, Rules, Termination
 from .squares import (
     SQUARE_NAMES,
     SquareSet,
@@ -40,6 +40,7 @@ __all__ = [
     "SquareSet",
     "START_FEN",
     "STARTING_FEN",
+    "Rules",
     "Termination",
     "Color",
     "IllegalMoveError",

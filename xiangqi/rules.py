@@ -114,6 +114,32 @@ class Termination(enum.Enum):
     """No capture for the move limit (60 moves by default): a draw."""
     INSUFFICIENT_MATERIAL = 7
     """Neither side has a rook, horse, cannon or pawn: a draw."""
+    # The Chinese rules' forbidden cycles (rules="chinese" only; core/cxa.pxd).
+    PERPETUAL_MATE_THREAT = 8
+    """Chinese rules: one side threatened mate with every move (长杀); it loses."""
+    CHECK_AND_CHASE = 9
+    """Chinese rules: one side checked or chased with every move, both kinds (一将一捉)."""
+    CHECK_AND_MATE_THREAT = 10
+    """Chinese rules: one side checked or threatened mate with every move (一将一杀)."""
+    MATE_THREAT_AND_CHASE = 11
+    """Chinese rules: one side threatened mate or chased with every move (一杀一捉)."""
+    CHECK_MATE_THREAT_AND_CHASE = 12
+    """Chinese rules: one side checked, threatened mate and chased, never idle."""
+
+
+class Rules(str, enum.Enum):
+    """The rule set ``Position.outcome(rules=...)`` judges repetitions by.
+
+    A str enum: ``Rules.CHINESE == "chinese"``, and either form is accepted.
+    """
+
+    ASIAN = "asian"
+    """Asian (AXF/WXF) rules, as Fairy-Stockfish and Pikafish implement them (the default)."""
+    CHINESE = "chinese"
+    """The Chinese Xiangqi Association's competition rules (see core/cxa.pxd)."""
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True)
@@ -144,4 +170,4 @@ def _outcome_of_code(code: int) -> Outcome:
     return Outcome(Termination(code & 15), None if winner == 0 else Color(winner - 1))
 
 
-__all__ = ["Outcome", "Termination"]
+__all__ = ["Outcome", "Rules", "Termination"]
