@@ -52,8 +52,10 @@ init_validator_tables()
 # 3 and 120 are the interpreter's shared small ints, so a caller's 3 is this 3).
 cdef object DEFAULT_REPETITIONS = 3
 cdef object DEFAULT_MOVE_LIMIT = 120
-# outcome()'s default rule set, recognised by identity the same way ("asian" is interned).
+# outcome()'s rule sets by name, recognised by identity first the same way (string
+# literals are interned, so a caller's "chinese" is this one).
 cdef object DEFAULT_RULES = "asian"
+cdef object CHINESE_RULES = "chinese"
 
 
 cdef int rule_set(object rules) except -1:
@@ -336,8 +338,10 @@ cdef class Board:
         # outcome() under a rule set given by name: the Asian one is _outcome; the
         # Chinese one is judged by core/cxa.pxd.
         cdef int count, limit
-        if rule_set(rules) == 0:
+        if rules is not CHINESE_RULES and rule_set(rules) == 0:
             return self._outcome(repetitions, move_limit)
+        if repetitions is DEFAULT_REPETITIONS and move_limit is DEFAULT_MOVE_LIMIT:
+            return cxa_outcome_code(&self.st, self.plies, self.nply, 3, 120)
         count = check_int(repetitions, "repetitions", 2, 1000)
         limit = check_int(move_limit, "move_limit", 1, 2147483647)
         return cxa_outcome_code(&self.st, self.plies, self.nply, count, limit)
