@@ -49,7 +49,7 @@
 # Simplified: exchanges are judged one recapture deep (so 少根 and joint attacks on a
 # protected piece are not chases); the defensive key point (1999 27.3); the pawn's
 # attacks in mutual perpetual attacks (1999 细则11); the book's long sequences without a
-# threefold repetition; spans longer than RULES_MAX_SPAN plies are judged for checks only.
+# threefold repetition; spans longer than CXA_MAX_SPAN plies are judged for checks only.
 
 from libc.stdint cimport uint64_t
 
@@ -63,7 +63,6 @@ from xiangqi.core.rules cimport (
     END_PERPETUAL_CHECK,
     END_REPETITION,
     END_STALEMATE,
-    RULES_MAX_SPAN,
     PlyRecord,
     has_legal_move,
     insufficient_material,
@@ -90,6 +89,7 @@ cdef enum:
     CXA_MATE_DEPTH = 2      # moves of the mating side searched for a mate threat
     CXA_CHECK_WIN = 1       # bit 0 of a target mask (the king's slot): a check wins material
     CXA_SEE_FULL = 64       # depth of a whole exchange sequence (more than the pieces)
+    CXA_MAX_SPAN = 512      # longest span analysed for mate threats and chases (plies)
 
 
 cdef inline int cxa_value(int pc, int sq) noexcept nogil:
@@ -308,7 +308,8 @@ cdef inline int cxa_span_start(const PlyRecord* plies, int n, int count) noexcep
 cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyRecord* plies,
                               int n, int first, int* kinds) noexcept nogil:
     # Replay the span plies[first + 1 .. n] on a private board and classify each move:
-    # kinds[side] gets the union of that side's CXA_* kinds.
+    # kinds[side] gets the union of that side's CXA_* kinds. Stops early once both sides
+    # have an idle move (the verdict is then a draw whatever the rest are).
     cdef int i, mover, mv, kind
     cdef bint king_reply
     cdef unsigned int before
@@ -324,7 +325,7 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
         mv = plies[i].move
         if plies[i].check:
             kind = CXA_CHECK
-        elif n - first > RULES_MAX_SPAN:
+        elif n - first > CXA_MAX_SPAN:
             kind = CXA_IDLE     # too long to analyse: checks only
         else:
             # A king move answering a check is idle whatever it threatens (2020 图17).
@@ -342,6 +343,8 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
             unmake_move(&r, mv, plies[i].captured)
         make_move(&r, mv)
         kinds[mover] |= kind
+        if kinds[0] & kinds[1] & CXA_IDLE:
+            return      # both sides idle once: the span is allowed to both, whatever follows
 
 
 cdef inline int cxa_judge(const unsigned char* squares, int side, const PlyRecord* plies,
