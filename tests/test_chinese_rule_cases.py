@@ -393,3 +393,39 @@ def test_the_chinese_move_limit_counts_plies_without_capture() -> None:
     outcome = pos.outcome(rules="chinese")
     assert outcome is not None and outcome.termination == Termination.MOVE_RULE
     assert outcome.winner is None
+
+
+def test_the_rule_sets_differ_only_on_repetitions_and_the_move_rule() -> None:
+    """Seeded random games: no legal move and insufficient material are ruled alike;
+    until a position occurs three times or the no-capture clock reaches the limit,
+    neither rule set ends the game; every Chinese ruling is a valid Outcome."""
+    import random
+
+    rng = random.Random(19)
+    shared = {
+        Termination.CHECKMATE,
+        Termination.STALEMATE,
+        Termination.INSUFFICIENT_MATERIAL,
+    }
+    judged = 0
+    for _ in range(40):
+        pos = Position()
+        for _ in range(160):
+            moves = list(pos.legal_moves)
+            if not moves:
+                break
+            # Shuffle back and forth often, so that repetitions come up.
+            pos.push(rng.choice(moves[:4] if rng.random() < 0.7 else moves))
+            asian = pos.outcome()
+            chinese = pos.outcome(rules="chinese")
+            if asian is not None and asian.termination in shared:
+                assert chinese == asian
+            elif not pos.is_repetition(3) and pos.halfmove_clock < 120:
+                assert asian is None and chinese is None
+            if chinese is not None:
+                judged += 1
+                draws = (Termination.REPETITION, Termination.MOVE_RULE)
+                drawn = chinese.termination in (*draws, Termination.INSUFFICIENT_MATERIAL)
+                assert (chinese.winner is None) == drawn
+                break
+    assert judged > 10
