@@ -87,5 +87,5 @@ for what in "perft(4)" "perft(4, bulk=False)" "divide(4)" "generate_legal x 10,0
     "middlegame push+pop x 10,000" "middlegame push+outcome+pop x 10,000" \
     "middlegame push+outcome(chinese)+pop x 10,000" \
     "Position(fen) x 2,000" "legal_moves_batch, 20,000 boards"; do
-    printf '%-36s %15d instructions\n' "$what" $(($(count "$what") - base))
+    printf '%-46s %15d instructions\n' "$what" $(($(count "$what") - base))
 done
