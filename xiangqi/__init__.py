@@ -18,7 +18,7 @@ from .fen import START_FEN, Status
 from .move import Move
 from .pieces import BLACK, RED, Color, Piece, PieceType
 from .position import Position, generate_legal, legal_moves_batch, perft
-from .rules import Outcome, Termination
+from .rules import Outcome, Rules, Termination
 from .squares import (
     SQUARE_NAMES,
     SQUARES,
@@ -57,6 +57,7 @@ __all__ = [
     "Status",
     "START_FEN",
     "STARTING_FEN",
+    "Rules",
     "Termination",
     "Color",
     "IllegalMoveError",

@@ -18,6 +18,8 @@
 #   core/zobrist.pxd    Zobrist keys: the seeded generator, keys from scratch, one move
 #   core/rules.pxd      game end: the history entry (PlyRecord), repetition, perpetual
 #                       check and chase, move rule, material, outcome_code (the verdict)
+#   core/cxa.pxd        repetitions by the Chinese (CXA) rules: kinds of move (check, mate
+#                       threat, chase, idle), the verdict, cxa_outcome_code
 # Names kept free for the next rooms: core/rl.pxd (RL encoders).
 #
 # Three paths exist on purpose: the book reference (the port, readable), the fast
@@ -66,3 +68,5 @@ cdef class Board:
     cdef void _reset_history(self, long long clock) noexcept
     cdef int _outcome(self, object repetitions, object move_limit) except -1
     cdef int _pop_null(self) noexcept
+    cdef int _outcome_rules(self, object repetitions, object move_limit,
+                            object rules) except -1

@@ -42,6 +42,7 @@ from xiangqi.core.rules cimport (
     replay_load,
 )
 from xiangqi.core.zobrist cimport key_after_move, key_from_scratch, side_key
+from xiangqi.core.cxa cimport cxa_outcome_code
 
 import threading
 
@@ -52,6 +53,22 @@ init_validator_tables()
 # 3 and 120 are the interpreter's shared small ints, so a caller's 3 is this 3).
 cdef object DEFAULT_REPETITIONS = 3
 cdef object DEFAULT_MOVE_LIMIT = 120
+# outcome()'s rule sets by name, recognised by identity first the same way (string
+# literals are interned, so a caller's "chinese" is this one).
+cdef object DEFAULT_RULES = "asian"
+cdef object CHINESE_RULES = "chinese"
+
+
+cdef int rule_set(object rules) except -1:
+    # 0 for the Asian rules, 1 for the Chinese ones: the names of xiangqi.Rules (a str
+    # enum, so its members compare equal to these), else TypeError / ValueError.
+    if not isinstance(rules, str):
+        raise TypeError(f"rules must be a str ('asian' or 'chinese'), got {type(rules).__name__}")
+    if rules == "asian":
+        return 0
+    if rules == "chinese":
+        return 1
+    raise ValueError(f"rules must be 'asian' or 'chinese', got {str.__repr__(rules)}")
 
 # ---------------------------------------------------------------------------
 # The Python boundary.
@@ -323,13 +340,32 @@ cdef class Board:
         """How many times the current position has occurred since the last capture."""
         return count_occurrences(self.plies + self.null_base, self.nply - self.null_base)
 
-    def outcome(self, object repetitions=3, object move_limit=120):
+    def outcome(self, object repetitions=3, object move_limit=120, object rules=DEFAULT_RULES):
         """The rules' verdict as termination | winner << 4 (0: the game goes on).
 
         repetitions (2..1000) is how many occurrences of a position rule a repetition;
-        move_limit (1..2**31-1) the plies without capture that draw. See outcome_code.
+        move_limit (1..2**31-1) the plies without capture that draw; rules "asian" or
+        "chinese". See outcome_code and core/cxa.pxd.
         """
-        return self._outcome(repetitions, move_limit)
+        if rules is DEFAULT_RULES:
+            return self._outcome(repetitions, move_limit)
+        return self._outcome_rules(repetitions, move_limit, rules)
+
+    cdef int _outcome_rules(self, object repetitions, object move_limit,
+                            object rules) except -1:
+        # outcome() under a rule set given by name: the Asian one is _outcome; the
+        # Chinese one is judged by core/cxa.pxd.
+        cdef int count, limit
+        # As _outcome: the rulings look no further back than the last null move.
+        cdef PlyRecord* view = self.plies + self.null_base
+        cdef int n = self.nply - self.null_base
+        if rules is not CHINESE_RULES and rule_set(rules) == 0:
+            return self._outcome(repetitions, move_limit)
+        if repetitions is DEFAULT_REPETITIONS and move_limit is DEFAULT_MOVE_LIMIT:
+            return cxa_outcome_code(&self.st, view, n, 3, 120)
+        count = check_int(repetitions, "repetitions", 2, 1000)
+        limit = check_int(move_limit, "move_limit", 1, 2147483647)
+        return cxa_outcome_code(&self.st, view, n, count, limit)
 
     cdef int _outcome(self, object repetitions, object move_limit) except -1:
         cdef int count, limit, overflow = 0
@@ -835,17 +871,22 @@ def outcome_method(decode, board_slot):
     if read_slot == NULL:
         raise TypeError(f"board_slot must be a descriptor, got {type(board_slot).__name__}")
 
-    def outcome(self, repetitions=3, move_limit=120):
+    def outcome(self, repetitions=3, move_limit=120, rules=DEFAULT_RULES):
         """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
 
         repetitions: how many occurrences of a position rule on a repetition (3 in
         play; 2 rules at the first repetition, as engines do in search). move_limit:
         plies without a capture that draw (120 = the 60-move rule); a side's checks
-        beyond its first ten in that stretch do not count. Bad values raise
-        TypeError or ValueError.
+        beyond its first ten in that stretch do not count (Asian rules). rules: "asian"
+        (the default) or "chinese" (xiangqi.Rules). Bad values raise TypeError or
+        ValueError.
         """
         cdef Board board = read_slot(board_slot, self, NULL)
-        cdef int code = board._outcome(repetitions, move_limit)
+        cdef int code
+        if rules is DEFAULT_RULES:
+            code = board._outcome(repetitions, move_limit)
+        else:
+            code = board._outcome_rules(repetitions, move_limit, rules)
         if code == 0:
             return None
         return decode(code)

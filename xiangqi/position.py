@@ -39,7 +39,7 @@ from .rules import _outcome_of_code
 from .squares import SQUARE_NAMES, SquareSet, _square_set, check_square, quote
 
 if TYPE_CHECKING:
-    from .rules import Outcome
+    from .rules import Outcome, Rules
 
 _P = TypeVar("_P", bound="Position")
 
@@ -475,13 +475,16 @@ class Position:
 
     if TYPE_CHECKING:
 
-        def outcome(self, repetitions: int = 3, move_limit: int = 120) -> Outcome | None:
+        def outcome(
+            self, repetitions: int = 3, move_limit: int = 120, rules: Rules | str = "asian"
+        ) -> Outcome | None:
             """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
 
             repetitions: how many occurrences of a position rule on a repetition (3 in
             play; 2 rules at the first repetition, as engines do in search). move_limit:
             plies without a capture that draw (120 = the 60-move rule); a side's checks
-            beyond its first ten in that stretch do not count. Bad values raise
+            beyond its first ten in that stretch do not count (Asian rules). rules:
+            "asian" (the default) or "chinese" (xiangqi.Rules). Bad values raise
             TypeError or ValueError.
             """
 
@@ -495,13 +498,17 @@ class Position:
         """The 64-bit Zobrist key of the pieces and side to move (stable across runs)."""
         return int(self._board.zobrist_hash())
 
-    def is_game_over(self, repetitions: int = 3, move_limit: int = 120) -> bool:
+    def is_game_over(
+        self, repetitions: int = 3, move_limit: int = 120, rules: Rules | str = "asian"
+    ) -> bool:
         """Has the game ended by the rules (outcome() is not None)?"""
-        return bool(self._board.outcome(repetitions, move_limit))
+        return bool(self._board.outcome(repetitions, move_limit, rules))
 
-    def result(self, repetitions: int = 3, move_limit: int = 120) -> str:
+    def result(
+        self, repetitions: int = 3, move_limit: int = 120, rules: Rules | str = "asian"
+    ) -> str:
         """ "1-0", "0-1" or "1/2-1/2" when the game has ended by the rules, else "*"."""
-        outcome = self.outcome(repetitions, move_limit)
+        outcome = self.outcome(repetitions, move_limit, rules)
         return "*" if outcome is None else outcome.result()
 
     def perft(self, depth: int, bulk: bool = True) -> int:

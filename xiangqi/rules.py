@@ -65,8 +65,8 @@ Deliberate simplifications
 * Chases are judged on the resulting position only: a threat counts whatever its
   material balance beyond protection (no exchange evaluation), and "one check, one
   chase" cycles are judged as chases (checking moves must then also chase the same
-  piece, which is what Fairy-Stockfish does). The Chinese (CXA) rules' mate threats
-  (长杀) and the special status of king/pawn chasing under them are not modelled.
+  piece, which is what Fairy-Stockfish does). The Chinese (CXA) rules'
+  mate threats (长杀) belong to the other rule set, below.
 * The cycle's own moves are judged (from the first occurrence to now); the move that
   led into the first occurrence is not, unlike Fairy-Stockfish, which also intersects
   that move's chases.
@@ -83,6 +83,34 @@ Deliberate simplifications
 * Threats created by a discovered check are judged like any other threat (the victim
   must still be unprotected), where Fairy-Stockfish counts some of them outright.
 * Spans longer than 4096 plies are judged for perpetual check only.
+
+The Chinese rules (``rules="chinese"``, ``Rules.CHINESE``)
+========================================================
+
+The Chinese Xiangqi Association's competition rules (《中国象棋竞赛规则》), judged in
+``xiangqi/core/cxa.pxd`` (its header states the readings; the project's reading of the
+book: ``tests/data/chinese_rules/README.md``). Rules 1 and 2 are as above; then:
+
+3. **Repetition**, at the same occurrences and over the same span. Each move of the span
+   is a check (将), a mate threat (杀: with the mover to move again, a mate by checks
+   within two of its moves), a chase (捉: with the mover to move again it newly wins
+   material, by a capture of a piece other than the king by a piece other than the king
+   or a pawn, worth more than a legal recapture takes back, or by a check after which
+   every reply leaves such a gain), or idle (闲: everything else, exchange offers,
+   sacrifices, blocks included; a king move answering a check). A side none of whose
+   moves is idle is forbidden: ``PERPETUAL_CHECK``, ``PERPETUAL_MATE_THREAT``,
+   ``PERPETUAL_CHASE`` (of one piece or several), ``CHECK_AND_CHASE``,
+   ``CHECK_AND_MATE_THREAT``, ``MATE_THREAT_AND_CHASE``, ``CHECK_MATE_THREAT_AND_CHASE``.
+   A side that checked with every move loses when the other did not; otherwise a
+   forbidden side loses when the other is not; both or neither: ``REPETITION``, a draw.
+4. **Move rule**: ``move_limit`` plies without a capture, every check counted.
+
+Simplified: exchanges are judged one recapture deep (under-protected 少根 targets and
+joint attacks on a protected piece are no chases); quiet mate threats and longer check
+series are not found; the defensive key point, the pawn's attacks in mutual perpetual
+attacks and forbidden sequences that never repeat three times are not modelled. The
+book's 78 illustrated cycles are in ``tests/test_chinese_rule_cases.py`` (53 ruled as
+the book rules them).
 
 Known differences from Fairy-Stockfish are pinned as named tests in
 ``tests/test_rules.py``; the WXF rule book's worked diagrams (164 cases) are in
@@ -114,6 +142,32 @@ class Termination(enum.Enum):
     """No capture for the move limit (60 moves by default): a draw."""
     INSUFFICIENT_MATERIAL = 7
     """Neither side has a rook, horse, cannon or pawn: a draw."""
+    # The Chinese rules' forbidden cycles (rules="chinese" only; core/cxa.pxd).
+    PERPETUAL_MATE_THREAT = 8
+    """Chinese rules: one side threatened mate with every move (长杀); it loses."""
+    CHECK_AND_CHASE = 9
+    """Chinese rules: one side checked or chased with every move, both kinds (一将一捉)."""
+    CHECK_AND_MATE_THREAT = 10
+    """Chinese rules: one side checked or threatened mate with every move (一将一杀)."""
+    MATE_THREAT_AND_CHASE = 11
+    """Chinese rules: one side threatened mate or chased with every move (一杀一捉)."""
+    CHECK_MATE_THREAT_AND_CHASE = 12
+    """Chinese rules: one side checked, threatened mate and chased, never idle."""
+
+
+class Rules(str, enum.Enum):
+    """The rule set ``Position.outcome(rules=...)`` judges repetitions by.
+
+    A str enum: ``Rules.CHINESE == "chinese"``, and either form is accepted.
+    """
+
+    ASIAN = "asian"
+    """Asian (AXF/WXF) rules, as Fairy-Stockfish and Pikafish implement them (the default)."""
+    CHINESE = "chinese"
+    """The Chinese Xiangqi Association's competition rules (see core/cxa.pxd)."""
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True)
@@ -144,4 +198,4 @@ def _outcome_of_code(code: int) -> Outcome:
     return Outcome(Termination(code & 15), None if winner == 0 else Color(winner - 1))
 
 
-__all__ = ["Outcome", "Termination"]
+__all__ = ["Outcome", "Rules", "Termination"]

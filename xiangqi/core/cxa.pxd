@@ -1,0 +1,390 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# Room: repetitions judged by the Chinese Xiangqi Association's rules (《中国象棋竞赛规则》,
+# 2020 棋例 chapter; the project's reading: tests/data/chinese_rules/README.md).
+#
+# Map (one line per function; [rules]; everything but cxa_outcome_code's cheap tests runs
+# only when a repetition is judged):
+#   cxa_value(pc, sq)                   material value on the book's scale (1999 25.3)
+#   cxa_capture_legal(r, frm, to)       may the piece on frm legally take on to?
+#   cxa_see(r, sq, side, depth)         what side wins by a capture sequence on sq (>= 0)
+#   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
+#   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
+#   cxa_best_gain(r, side)              the most side wins by taking one piece next move
+#   cxa_check_wins(r, side)             a check after which side wins material (将军得子)
+#   cxa_mates(r, side, depth)           side mates by checks within depth of its moves (杀)
+#   cxa_threats(r, side, moved)         cxa_targets plus bit 0 for a check-win
+#   cxa_termination(kinds)              the END_* naming a forbidden side's span
+#   cxa_span_start(plies, n, count)     where the judged span starts (-1: no repetition)
+#   cxa_classify(squares, side, plies, n, first, kinds)   each side's kinds of move
+#   cxa_judge(squares, side, plies, n, count)    END_* | winner << 4 for the repetition
+#   cxa_outcome_code(b, plies, n, count, limit)  the whole verdict under the Chinese rules
+#
+# Nothing here knows how a piece moves: attacks come from attacks.pxd (attackers_of),
+# legality from movegen.pxd (in_check, generate_legal_moves), play from state.pxd, and
+# the history, legal-move and material tests from rules.pxd.
+#
+# The kinds of move (2020 24.1-24.8) and how each is decided here (the readings are
+# tuned on the book's cases, tests/test_chinese_rule_cases.py, which says which it misses):
+#   将 check      the move gave check (the history's check flag).
+#   杀 mate       with the mover to move again (its opponent passing), the mover mates by
+#                 a check, or a check and after any reply another, within CXA_MATE_DEPTH
+#                 of its moves.
+#   捉 chase      with the mover to move again, it wins material next move: some enemy
+#                 piece (not the king; pawns at home count, worth least) that a piece of
+#                 the mover other than the king and the pawns (their own attacks are
+#                 idle: 1999 27.1, 27.2) may legally take, for more than it loses if the
+#                 piece's side can legally take back (unprotected, a fake root, a
+#                 stronger piece); or a check after which every reply leaves it such a
+#                 gain (将军得子). The chase must be new: a piece (or the check-win) won
+#                 after the move but not before it (从捉到捉 is idle: 1999 细则6). The
+#                 moved piece offering an even exchange of like pieces (兑) chases nothing.
+#   闲 idle       anything else: exchange offers, sacrifices, blocks and shadowing win
+#                 nothing; a king move that answers a check (2020 图17).
+# The heaviest effect names the move: check, then mate threat, then chase.
+# Verdict: a side is forbidden when none of its moves in the span is idle (长将, 长杀, 长捉
+# of one piece or several, and the mixtures 一将一捉, 一将一杀, 一杀一捉). A side that
+# checked with every move while the other did not loses in any case (1999 26.1);
+# otherwise one side forbidden and the other not: the forbidden side loses; both or
+# neither: a draw.
+# Simplified: exchanges are judged one recapture deep (so 少根 and joint attacks on a
+# protected piece are not chases); the defensive key point (1999 27.3); the pawn's
+# attacks in mutual perpetual attacks (1999 细则11); the book's long sequences without a
+# threefold repetition; spans longer than CXA_MAX_SPAN plies are judged for checks only.
+
+from libc.stdint cimport uint64_t
+
+from xiangqi.core.attacks cimport attackers_of, on_own_half, slot_kind
+from xiangqi.core.movegen cimport generate_legal_moves, in_check
+from xiangqi.core.rules cimport (
+    END_CHECKMATE,
+    END_INSUFFICIENT_MATERIAL,
+    END_MOVE_RULE,
+    END_PERPETUAL_CHASE,
+    END_PERPETUAL_CHECK,
+    END_REPETITION,
+    END_STALEMATE,
+    PlyRecord,
+    has_legal_move,
+    insufficient_material,
+    replay_load,
+)
+from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
+
+# Terminations only the Chinese rules give (xiangqi.rules.Termination has the same numbers).
+cdef enum:
+    END_PERPETUAL_MATE_THREAT = 8           # 长杀
+    END_CHECK_AND_CHASE = 9                 # 一将一捉
+    END_CHECK_AND_MATE_THREAT = 10          # 一将一杀
+    END_MATE_THREAT_AND_CHASE = 11          # 一杀一捉
+    END_CHECK_MATE_THREAT_AND_CHASE = 12    # all three kinds of attack in one cycle
+
+# Kinds of move, as bits (a side's span is the union of its moves' kinds).
+cdef enum:
+    CXA_CHECK = 1
+    CXA_MATE = 2
+    CXA_CHASE = 4
+    CXA_IDLE = 8
+
+cdef enum:
+    CXA_MATE_DEPTH = 2      # moves of the mating side searched for a mate threat
+    CXA_CHECK_WIN = 1       # bit 0 of a target mask (the king's slot): a check wins material
+    CXA_SEE_FULL = 64       # depth of a whole exchange sequence (more than the pieces)
+    CXA_MAX_SPAN = 512      # longest span analysed for mate threats and chases (plies)
+
+
+cdef inline int cxa_value(int pc, int sq) noexcept nogil:
+    # Rook 8, horse 4, cannon 4, advisor 2, elephant 2, crossed pawn 2, pawn at home 1,
+    # king 100 (never captured: captures are legal moves).
+    cdef int kind = slot_kind(pc)
+    if kind == 0:
+        return 100
+    if kind == 4:
+        return 8
+    if kind == 3 or kind == 5:
+        return 4
+    if kind == 6:
+        return 1 if on_own_half(sq, (pc >> 4) - 1) else 2
+    return 2
+
+
+cdef inline bint cxa_capture_legal(BoardState* r, int frm, int to) noexcept nogil:
+    # The piece on frm attacks to (attackers_of); is taking there legal (its king safe)?
+    cdef int side = (r.squares[frm] >> 4) - 1, cap, mv = frm | (to << 8)
+    cdef bint ok
+    cap = make_move(r, mv)
+    ok = not in_check(r, side)
+    unmake_move(r, mv, cap)
+    return ok
+
+
+cdef inline int cxa_see(BoardState* r, int sq, int side, int depth) noexcept nogil:
+    # What side wins by capturing on sq, each side taking with its least valuable legal
+    # attacker and free to stop, for at most depth captures (a static exchange; >= 0).
+    # r is restored.
+    cdef int out[32]
+    cdef int n = attackers_of(r.squares, side, sq, out)
+    cdef int i, a, v, best = -1, best_v = 1000, cap, gain, mv
+    if depth <= 0:
+        return 0
+    for i in range(n):
+        a = out[i]
+        v = cxa_value(r.squares[a], a)
+        if v < best_v and cxa_capture_legal(r, a, sq):
+            best = a
+            best_v = v
+    if best < 0:
+        return 0
+    gain = cxa_value(r.squares[sq], sq)
+    mv = best | (sq << 8)
+    cap = make_move(r, mv)
+    gain -= cxa_see(r, sq, 1 - side, depth - 1)
+    unmake_move(r, mv, cap)
+    return gain if gain > 0 else 0
+
+
+cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nogil:
+    # What side wins by taking the enemy piece on sq next move (>= 0): the best, over
+    # side's attackers other than the king and the pawns (their own attacks are idle)
+    # that may legally take, of the piece's value less the attacker's when the piece's
+    # side can legally take back (a fake root does not count; the exchange is judged one
+    # recapture deep). The piece that just moved (on `moved`, 0 for none) does not count
+    # as an attacker when the piece is of its kind and can take it without loss: that
+    # is an exchange offer (兑). r is restored.
+    cdef int out[32]
+    cdef int n = attackers_of(r.squares, side, sq, out)
+    cdef int i, a, kind, cap, mv, net, best = 0
+    for i in range(n):
+        a = out[i]
+        kind = slot_kind(r.squares[a])
+        if kind == 0 or kind == 6 or not cxa_capture_legal(r, a, sq):
+            continue
+        if a == moved and slot_kind(r.squares[sq]) == kind and cxa_capture_legal(r, sq, a):
+            mv = sq | (a << 8)
+            cap = make_move(r, mv)
+            net = cxa_value(cap, a) - cxa_see(r, a, side, CXA_SEE_FULL)
+            unmake_move(r, mv, cap)
+            if net >= 0:
+                continue
+        mv = a | (sq << 8)
+        cap = make_move(r, mv)
+        net = cxa_value(cap, sq) - cxa_see(r, sq, 1 - side, 1)
+        unmake_move(r, mv, cap)
+        if net > best:
+            best = net
+    return best
+
+
+cdef inline unsigned int cxa_targets(BoardState* r, int side, int moved) noexcept nogil:
+    # Bit j set for each enemy piece (slot j) that side would win if it were to move.
+    cdef int enemy = 32 - 16 * side, j, v
+    cdef unsigned int found = 0
+    for j in range(1, 16):
+        v = r.piece_square[enemy + j]
+        if v and cxa_win(r, v, side, moved) > 0:
+            found |= 1u << j
+    return found
+
+
+cdef inline int cxa_best_gain(BoardState* r, int side) noexcept nogil:
+    # The most side wins by taking one enemy piece (0 if nothing).
+    cdef int enemy = 32 - 16 * side, j, v, g, best = 0
+    for j in range(1, 16):
+        v = r.piece_square[enemy + j]
+        if v:
+            g = cxa_win(r, v, side, 0)
+            if g > best:
+                best = g
+    return best
+
+
+cdef inline bint cxa_check_wins(BoardState* r, int side) noexcept nogil:
+    # With side to move: has it a check after which every reply leaves it a material
+    # gain (what the check took, less what the reply took, plus the best exchange next)?
+    # A check with no reply is a mate, judged as a mate threat instead. r is restored.
+    cdef int moves[MAX_MOVES]
+    cdef int replies[MAX_MOVES]
+    cdef int n, m, i, k, cap, cap2, net, worst, saved = r.side
+    r.side = side
+    n = generate_legal_moves(r, moves)
+    for i in range(n):
+        cap = make_move(r, moves[i])
+        if in_check(r, 1 - side):
+            m = generate_legal_moves(r, replies)
+            worst = -1
+            if m:
+                worst = 1000
+                for k in range(m):
+                    cap2 = make_move(r, replies[k])
+                    net = cxa_best_gain(r, side)
+                    if cap:
+                        net += cxa_value(cap, moves[i] >> 8)
+                    if cap2:
+                        net -= cxa_value(cap2, replies[k] >> 8)
+                    unmake_move(r, replies[k], cap2)
+                    if net < worst:
+                        worst = net
+                    if worst <= 0:
+                        break
+            if worst > 0:
+                unmake_move(r, moves[i], cap)
+                r.side = saved
+                return 1
+        unmake_move(r, moves[i], cap)
+    r.side = saved
+    return 0
+
+
+cdef inline bint cxa_mates(BoardState* r, int side, int depth) noexcept nogil:
+    # With side to move: can it mate by checks within depth of its moves, every defence
+    # considered? r is restored.
+    cdef int moves[MAX_MOVES]
+    cdef int replies[MAX_MOVES]
+    cdef int n, m, i, k, cap, cap2, saved = r.side
+    cdef bint every
+    r.side = side
+    n = generate_legal_moves(r, moves)
+    for i in range(n):
+        cap = make_move(r, moves[i])
+        if in_check(r, 1 - side):
+            m = generate_legal_moves(r, replies)
+            every = m == 0
+            if not every and depth > 1:
+                every = 1
+                for k in range(m):
+                    cap2 = make_move(r, replies[k])
+                    every = cxa_mates(r, side, depth - 1)
+                    unmake_move(r, replies[k], cap2)
+                    if not every:
+                        break
+            if every:
+                unmake_move(r, moves[i], cap)
+                r.side = saved
+                return 1
+        unmake_move(r, moves[i], cap)
+    r.side = saved
+    return 0
+
+
+cdef inline unsigned int cxa_threats(BoardState* r, int side, int moved) noexcept nogil:
+    # What side would win if it were to move: cxa_targets, with bit 0 for a check-win.
+    cdef unsigned int found = cxa_targets(r, side, moved)
+    if cxa_check_wins(r, side):
+        found |= CXA_CHECK_WIN
+    return found
+
+
+cdef inline int cxa_termination(int kinds) noexcept nogil:
+    # The END_* that names a forbidden side's span from its kinds of move.
+    if kinds == CXA_CHECK:
+        return END_PERPETUAL_CHECK
+    if kinds == CXA_MATE:
+        return END_PERPETUAL_MATE_THREAT
+    if kinds == CXA_CHASE:
+        return END_PERPETUAL_CHASE
+    if kinds == CXA_CHECK | CXA_CHASE:
+        return END_CHECK_AND_CHASE
+    if kinds == CXA_CHECK | CXA_MATE:
+        return END_CHECK_AND_MATE_THREAT
+    if kinds == CXA_MATE | CXA_CHASE:
+        return END_MATE_THREAT_AND_CHASE
+    return END_CHECK_MATE_THREAT_AND_CHASE
+
+
+cdef inline int cxa_span_start(const PlyRecord* plies, int n, int count) noexcept nogil:
+    # The ply of the earliest of the `count` occurrences of the current position since
+    # the last capture, -1 when it has occurred fewer times.
+    cdef uint64_t key = plies[n].key
+    cdef long long back = plies[n].clock if plies[n].clock < n else n
+    cdef int stop = n - <int>back, i = n - 4, seen = 1
+    while i >= stop:
+        if plies[i].key == key:
+            seen += 1
+            if seen >= count:
+                return i
+        i -= 2
+    return -1
+
+
+cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyRecord* plies,
+                              int n, int first, int* kinds) noexcept nogil:
+    # Replay the span plies[first + 1 .. n] on a private board and classify each move:
+    # kinds[side] gets the union of that side's CXA_* kinds. Stops early once both sides
+    # have an idle move (the verdict is then a draw whatever the rest are).
+    cdef int i, mover, mv, kind
+    cdef bint king_reply
+    cdef unsigned int before
+    cdef BoardState r
+    kinds[0] = kinds[1] = 0
+    replay_load(&r, squares)
+    i = n
+    while i > first:
+        unmake_move(&r, plies[i].move, plies[i].captured)
+        i -= 1
+    for i in range(first + 1, n + 1):
+        mover = side ^ ((n - i + 1) & 1)
+        mv = plies[i].move
+        if plies[i].check:
+            kind = CXA_CHECK
+        elif n - first > CXA_MAX_SPAN:
+            kind = CXA_IDLE     # too long to analyse: checks only
+        else:
+            # A king move answering a check is idle whatever it threatens (2020 图17).
+            king_reply = plies[i - 1].check and slot_kind(r.squares[mv & 255]) == 0
+            before = 0 if king_reply else cxa_threats(&r, mover, 0)
+            make_move(&r, mv)
+            if king_reply:
+                kind = CXA_IDLE
+            elif cxa_mates(&r, mover, CXA_MATE_DEPTH):
+                kind = CXA_MATE
+            elif cxa_threats(&r, mover, mv >> 8) & ~before:
+                kind = CXA_CHASE
+            else:
+                kind = CXA_IDLE
+            unmake_move(&r, mv, plies[i].captured)
+        make_move(&r, mv)
+        kinds[mover] |= kind
+        if kinds[0] & kinds[1] & CXA_IDLE:
+            return      # both sides idle once: the span is allowed to both, whatever follows
+
+
+cdef inline int cxa_judge(const unsigned char* squares, int side, const PlyRecord* plies,
+                          int n, int count) noexcept nogil:
+    # The verdict on the current position under the Chinese rules when it has occurred
+    # `count` times: END_* | winner << 4 (winner 1 + colour), END_REPETITION for a draw,
+    # 0 when it has not.
+    cdef int first = cxa_span_start(plies, n, count), i, loser
+    cdef int kinds[2]
+    cdef bint all_check[2]
+    cdef bint forbidden[2]
+    if first < 0:
+        return 0
+    cxa_classify(squares, side, plies, n, first, kinds)
+    for i in range(2):
+        all_check[i] = kinds[i] == CXA_CHECK
+        forbidden[i] = not (kinds[i] & CXA_IDLE)
+    if all_check[0] != all_check[1]:
+        loser = 0 if all_check[0] else 1
+        return END_PERPETUAL_CHECK | ((2 - loser) << 4)
+    if forbidden[0] != forbidden[1]:
+        loser = 0 if forbidden[0] else 1
+        return cxa_termination(kinds[loser]) | ((2 - loser) << 4)
+    return END_REPETITION
+
+
+cdef inline int cxa_outcome_code(BoardState* b, const PlyRecord* plies, int n, int count,
+                                 int limit) noexcept nogil:
+    # outcome_code (rules.pxd) under the Chinese rules: no legal move, insufficient
+    # material, repetition (cxa_judge), then the natural move limit: `limit` plies without
+    # a capture, checks counted like any move (1999 4.2.4; no check discount).
+    cdef int side = b.side, code
+    cdef bint checked = plies[n].check
+    if not has_legal_move(b, checked):
+        return (END_CHECKMATE if checked else END_STALEMATE) | ((2 - side) << 4)
+    if insufficient_material(b.piece_square):
+        return END_INSUFFICIENT_MATERIAL
+    code = cxa_judge(b.squares, side, plies, n, count)
+    if code:
+        return code
+    if plies[n].clock >= limit:
+        return END_MOVE_RULE
+    return 0
