@@ -261,6 +261,22 @@ cdef class Board:
         self.plies[self.nply].clock = clock
         self.fullmove0 = fullmove - (self.nply + root_side) // 2
 
+    def clocks(self):
+        """The halfmove clock of every history entry, root first (for pickling: a clock
+        set mid-game with set_counters is not what replaying the moves gives)."""
+        return [self.plies[i].clock for i in range(self.nply + 1)]
+
+    def set_clocks(self, object clocks):
+        """Set every history entry's halfmove clock, root first (the inverse of clocks());
+        the sequence must have ply + 1 entries, each 0..2**62. On error nothing changes."""
+        cdef tuple values = tuple(clocks)
+        cdef Py_ssize_t i
+        if len(values) != self.nply + 1:
+            raise ValueError(f"expected {self.nply + 1} clocks, got {len(values)}")
+        checked = [check_counter(v, "halfmove clock", 0) for v in values]
+        for i in range(self.nply + 1):
+            self.plies[i].clock = checked[i]
+
     def copy(self, bint history=True):
         """An independent copy of the position, with its history unless history=False."""
         cdef Board other = Board.__new__(Board)

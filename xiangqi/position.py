@@ -370,9 +370,9 @@ class Position:
 
     def is_repetition(self, count: int = 3) -> bool:
         """Has the current position occurred at least count times (since the last capture)?"""
-        if not isinstance(count, int) or isinstance(count, bool):
+        if isinstance(count, bool) or not hasattr(type(count), "__index__"):
             raise TypeError(f"count must be an int, got {type(count).__name__}")
-        return bool(self._board.occurrences() >= count)
+        return bool(self._board.occurrences() >= operator.index(count))
 
     def zobrist_hash(self) -> int:
         """The 64-bit Zobrist key of the pieces and side to move (stable across runs)."""
@@ -591,12 +591,15 @@ class Position:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the class, the position before the pushed moves, those moves (ICCS),
-        the exact counters and any attributes a subclass added."""
+        the exact counters (every history entry's halfmove clock) and any attributes a
+        subclass added."""
         root = self.copy()
         moves = [root.pop().iccs() for _ in range(root._board.ply)]
         state = dict(getattr(self, "__dict__", {}))
         counters = (root.halfmove_clock, root.fullmove_number)
-        return _restore, (type(self), root.fen(), moves[::-1], counters, state)
+        # Every entry's clock: one set mid-game is not what replaying the moves gives.
+        clocks = self._board.clocks()
+        return _restore, (type(self), root.fen(), moves[::-1], counters, state, clocks)
 
     def _key(self) -> tuple[bytes, int]:
         return self._board.codes(), self._board.side
@@ -745,6 +748,7 @@ def _restore(
     moves: list[str],
     counters: tuple[int, int] | None = None,
     state: dict[str, Any] | None = None,
+    clocks: list[int] | None = None,
 ) -> Position:
     pos = cls.__new__(cls)
     Position._load(pos, fen)
@@ -752,6 +756,8 @@ def _restore(
         pos._board.set_counters(*counters)
     for text in moves:
         pos.push(Move.from_iccs(text))
+    if clocks is not None:
+        pos._board.set_clocks(clocks)
     if state:
         pos.__dict__.update(state)
     return pos

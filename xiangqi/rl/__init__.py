@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import ConcurrentUseError
 from .actions import ACTIONS, NUM_ACTIONS, action_to_move, mirror_action, move_to_action
 from .planes import encode, encode_batch, legal_mask, legal_mask_batch, num_planes
 from .vector import IllegalActionError, VectorEnv
@@ -35,6 +36,7 @@ def raw_env(**kwargs: Any) -> Any:
 
 __all__ = [
     "ACTIONS",
+    "ConcurrentUseError",
     "NUM_ACTIONS",
     "IllegalActionError",
     "VectorEnv",
