@@ -3,13 +3,14 @@
 # Every integer argument is converted with operator.index semantics (int, int
 # subclasses, NumPy integers; bool refused with TypeError) and range-checked in C
 # (ValueError naming the range).
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, SupportsIndex
 
 from typing_extensions import disjoint_base
 
+from .rules import Outcome
+
 def book_tables() -> dict[str, Any]: ...
-def outcome_method(decode: Callable[[int], Any], board_slot: Any) -> Callable[..., Any]: ...
 def legal_moves_batch(boards: list[Board]) -> tuple[memoryview, memoryview]: ...
 
 @disjoint_base
@@ -77,3 +78,7 @@ class Board:
 def _reference_is_check(board: Board) -> bool: ...
 def _reference_legal_move_indices(board: Board) -> list[int]: ...
 def _reference_perft(board: Board, depth: SupportsIndex) -> int: ...
+
+class PositionBase:
+    _board: Board
+    def outcome(self, repetitions: int = 3, move_limit: int = 120) -> Outcome | None: ...

@@ -7,12 +7,12 @@ check every value a caller passes, then call the rooms of ``xiangqi/core/*.pxd``
 (cdef inline functions compiled into this one extension). See ``_core.pxd`` for the map.
 """
 
+cimport cython
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
-from cpython.object cimport Py_TYPE, PyObject
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport free, malloc, realloc
@@ -37,7 +37,8 @@ from xiangqi.core.validator cimport (
     EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, init_validator_tables, legal_move_ee,
 )
 from xiangqi.core.rules cimport (
-    PlyRecord, chased_now, count_occurrences, judge_repetition, outcome_code,
+    END_INSUFFICIENT_MATERIAL, PlyRecord, chased_now, count_occurrences, judge_repetition,
+    outcome_code,
     replay_load,
 )
 from xiangqi.core.zobrist cimport key_after_move, key_from_scratch
@@ -46,11 +47,6 @@ import threading
 
 init_tables()
 init_validator_tables()
-
-# outcome()'s default arguments, recognised by identity (ints are immutable, and
-# 3 and 120 are the interpreter's shared small ints, so a caller's 3 is this 3).
-cdef object DEFAULT_REPETITIONS = 3
-cdef object DEFAULT_MOVE_LIMIT = 120
 
 # ---------------------------------------------------------------------------
 # The Python boundary.
@@ -332,11 +328,8 @@ cdef class Board:
     cdef int _outcome(self, object repetitions, object move_limit) except -1:
         cdef int count, limit, overflow = 0
         cdef long long value
-        # Fast paths (this runs after every ply of a game): the default arguments
-        # themselves, then exact ints in range; any other value goes through check_int,
-        # which raises the error.
-        if repetitions is DEFAULT_REPETITIONS and move_limit is DEFAULT_MOVE_LIMIT:
-            return outcome_code(&self.st, self.plies, self.nply, 3, 120)
+        # Fast path (this runs after every ply of a game): exact ints in range; any
+        # other value goes through check_int, which converts it or raises the error.
         if type(repetitions) is int and type(move_limit) is int:
             value = PyLong_AsLongLongAndOverflow(repetitions, &overflow)
             if not overflow and 2 <= value <= 1000:
@@ -686,22 +679,29 @@ def legal_moves_batch(list boards not None):
     return memoryview(move_bytes).cast("H"), memoryview(offset_bytes).cast("q")
 
 
-# A type's tp_descr_get slot; the owner type may be NULL, so it is typed PyObject* here.
-ctypedef object (*descr_get_t)(object, object, PyObject*)
+cdef tuple outcome_table():
+    # Position.outcome()'s answer for each core code (termination | winner << 4, winner
+    # 0 draw, 1 Red, 2 Black; 0 while the game goes on is None). The values come from
+    # xiangqi.rules (a value module that imports only xiangqi.pieces); Outcome is
+    # frozen, so every call shares them.
+    from xiangqi.rules import _outcome_of_code
+    return tuple(
+        _outcome_of_code(code)
+        if 1 <= code & 15 <= END_INSUFFICIENT_MATERIAL and code >> 4 <= 2 else None
+        for code in range(48)
+    )
 
 
-def outcome_method(decode, board_slot):
-    """Build Position.outcome: ask the core for the verdict, return decode(code) or None.
+cdef tuple OUTCOMES = outcome_table()
 
-    A compiled method, so the call after every ply of a game costs no Python frame.
-    decode turns a nonzero code (termination | winner << 4) into an Outcome.
-    board_slot is the descriptor of Position's ``_board`` slot: the method reads the
-    slot through it directly, skipping the attribute lookup by name (the descriptor
-    still checks that self is a Position and that the slot is set).
-    """
-    cdef descr_get_t read_slot = <descr_get_t>Py_TYPE(board_slot).tp_descr_get
-    if read_slot == NULL:
-        raise TypeError(f"board_slot must be a descriptor, got {type(board_slot).__name__}")
+
+@cython.auto_pickle(False)    # Position pickles itself (position.py's __reduce__)
+cdef class PositionBase:
+    """The compiled base of xiangqi.Position: the method called after every ply of a
+    game, which a Python method would slow by its frame (a Python outcome() measured
+    1.40x push + pop; this one 1.27x, benchmarks/callgrind_counts.sh). Position
+    subclasses it; the Board is read from Position's ``_board`` slot by ordinary
+    attribute access."""
 
     def outcome(self, repetitions=3, move_limit=120):
         """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
@@ -712,12 +712,10 @@ def outcome_method(decode, board_slot):
         beyond its first ten in that stretch do not count. Bad values raise
         TypeError or ValueError.
         """
-        cdef Board board = read_slot(board_slot, self, NULL)
-        cdef int code = board._outcome(repetitions, move_limit)
-        if code == 0:
-            return None
-        return decode(code)
-    return outcome
+        cdef Board board = self._board
+        if board is None:
+            raise TypeError("this Position has no board")
+        return OUTCOMES[board._outcome(repetitions, move_limit)]
 
 
 def book_tables():

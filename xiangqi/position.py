@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 try:
     from . import _core
@@ -33,11 +33,7 @@ from .fen import (
 )
 from .move import MOVES, Move
 from .pieces import _PIECES, Color, Piece, PieceType
-from .rules import _outcome_of_code
 from .squares import SQUARE_NAMES, SquareSet, check_square, quote
-
-if TYPE_CHECKING:
-    from .rules import Outcome
 
 _P = TypeVar("_P", bound="Position")
 
@@ -140,7 +136,7 @@ class LegalMoveView(functools.partial[list[Move]]):
         raise TypeError("a LegalMoveView is not picklable; pickle its Position")
 
 
-class Position:
+class Position(_core.PositionBase):
     """A xiangqi position: pieces, side to move, counters, and the moves pushed so far.
 
     ``Position()`` is the start position; ``Position(fen)`` any other. Invalid
@@ -150,6 +146,9 @@ class Position:
     public call that changes the position is one core call, so a Position shared
     between threads can be misused (python-chess's contract holds: one object, one
     thread at a time) but never left half-changed.
+
+    ``outcome()`` is inherited from ``xiangqi._core.PositionBase`` (compiled, so the
+    call made after every ply of a game costs no Python frame).
     """
 
     # _legal_moves: the LegalMoveView of _board, or None until first asked for. Both are
@@ -355,18 +354,6 @@ class Position:
     def is_stalemate(self) -> bool:
         """Not in check but no legal move (困毙): in xiangqi this also loses."""
         return not self.is_check() and not self.has_legal_moves()
-
-    if TYPE_CHECKING:
-
-        def outcome(self, repetitions: int = 3, move_limit: int = 120) -> Outcome | None:
-            """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
-
-            repetitions: how many occurrences of a position rule on a repetition (3 in
-            play; 2 rules at the first repetition, as engines do in search). move_limit:
-            plies without a capture that draw (120 = the 60-move rule); a side's checks
-            beyond its first ten in that stretch do not count. Bad values raise
-            TypeError or ValueError.
-            """
 
     def is_repetition(self, count: int = 3) -> bool:
         """Has the current position occurred at least count times (since the last capture)?"""
@@ -663,12 +650,6 @@ class Position:
         from .svg import board
 
         return board(self, lastmove=self.peek() if self._board.ply else None)
-
-
-if not TYPE_CHECKING:
-    # Position.outcome, compiled: no Python frame in the call made after every ply, and
-    # the _board slot read through its descriptor (made with the class, hence set here).
-    Position.outcome = _core.outcome_method(_outcome_of_code, Position.__dict__["_board"])
 
 
 def _movement_reason(board: dict[int, Piece], piece: Piece, frm: int, to: int) -> str:
