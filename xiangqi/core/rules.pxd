@@ -42,9 +42,10 @@
 #   river, and either
 #     * a is a horse or cannon and v a rook, or a is an advisor or elephant and v a rook,
 #       horse or cannon (a threat against a stronger piece counts even if protected); or
-#     * v is unprotected: after a takes v, no unpinned piece of v's side can legally
-#       take back (a pinned protector, or a king that would step into check or face the
-#       other king, is a fake root); and if a and v are of one kind, v cannot legally
+#     * v is unprotected: after a takes v, no piece of v's side can legally take back
+#       (a protector that would expose its king, or a king that would step into check or
+#       face the other king, is a fake root; one pinned only by a, which it may take,
+#       still protects); and if a and v are of one kind, v cannot legally
 #       take a (a mutual attack is no chase). If X's move gave check, recaptures are
 #       judged as if the check were answered: any piece reaching the square protects.
 #   The move "newly" chases v when some attacker a chases v after it and, before it,
@@ -207,20 +208,6 @@ cdef inline bint capture_legal(BoardState* r, int frm, int to) noexcept nogil:
     return ok
 
 
-cdef inline bint is_pinned(BoardState* r, int sq) noexcept nogil:
-    # Is the (non-king) piece on sq pinned: its king safe with it, attacked without it?
-    cdef int pc = r.squares[sq], side = pc >> 5
-    cdef bint exposed
-    if (pc & 15) == 0 or king_attacked(r, side):
-        return 0
-    r.squares[sq] = 0
-    r.piece_square[pc] = 0
-    exposed = king_attacked(r, side)
-    r.squares[sq] = pc
-    r.piece_square[pc] = sq
-    return exposed
-
-
 cdef inline bint defended_after(BoardState* r, int frm, int to) noexcept nogil:
     # After the piece on frm takes the piece on to, can the victim's side legally take back?
     cdef int victim_base = 16 + 16 * (r.squares[to] >> 5), i, s, cap
@@ -228,7 +215,7 @@ cdef inline bint defended_after(BoardState* r, int frm, int to) noexcept nogil:
     cap = make_move(r, frm | (to << 8))
     for i in range(16):
         s = r.piece_square[victim_base + i]
-        if s and capture_legal(r, s, to) and not is_pinned(r, s):
+        if s and capture_legal(r, s, to):
             found = 1
             break
     unmake_move(r, frm | (to << 8), cap)
@@ -442,8 +429,10 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
 
 cdef inline bint move_rule_reached(const PlyRecord* plies, int n, int limit) noexcept nogil:
     # Has the no-capture count reached limit plies? A side's checks beyond its first
-    # CHECKS_COUNTED in the no-capture stretch do not count (plies before the root are
-    # counted as plain moves: their checks are not known).
+    # CHECKS_COUNTED in the no-capture stretch do not count, nor do the replies to them:
+    # two plies off per excess check, as Pikafish and Fairy-Stockfish count (pyffish
+    # agrees ply for ply, tests/test_rules.py). Plies before the root are counted as
+    # plain moves: their checks are not known.
     cdef long long clock = plies[n].clock
     cdef int i, mover, stop
     cdef int checks[2]
@@ -457,7 +446,7 @@ cdef inline bint move_rule_reached(const PlyRecord* plies, int n, int limit) noe
             checks[mover] += 1
     for mover in range(2):
         if checks[mover] > CHECKS_COUNTED:
-            clock -= checks[mover] - CHECKS_COUNTED
+            clock -= 2 * (checks[mover] - CHECKS_COUNTED)
     return clock >= limit
 
 
