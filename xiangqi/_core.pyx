@@ -31,10 +31,9 @@ from xiangqi.core.tables cimport (
     ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT_EYES, ELEPHANT_STEPS, ELEPHANT_ZONE,
     HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE, ON_BOARD, PAWN_STEPS,
     PAWN_ZONE, PIECE_TYPE, PUBLIC_OF, ROOK_DIRS, SQUARE_OF, TYPE_FIRST_SLOT, TYPE_SLOTS,
-    init_tables,
 )
 from xiangqi.core.validator cimport (
-    EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, init_validator_tables, legal_move_ee,
+    EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, legal_move_ee,
 )
 from xiangqi.core.rules cimport (
     END_INSUFFICIENT_MATERIAL, PlyRecord, chased_now, count_occurrences, judge_repetition,
@@ -45,8 +44,6 @@ from xiangqi.core.zobrist cimport key_after_move, key_from_scratch
 
 import threading
 
-init_tables()
-init_validator_tables()
 
 # ---------------------------------------------------------------------------
 # The Python boundary.

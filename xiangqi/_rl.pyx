@@ -16,7 +16,6 @@ from xiangqi._core cimport Board
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
 from xiangqi.core.rules cimport PlyRecord, count_occurrences
 from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
-from xiangqi.core.tables cimport init_tables
 from xiangqi.core.zobrist cimport (
     key_after_move,
     key_from_scratch,
@@ -48,8 +47,6 @@ from xiangqi.core.rl cimport (
 
 from xiangqi.errors import ConcurrentUseError
 
-# This extension inlines the core's generator, so it fills its own copy of the tables.
-init_tables()
 if init_rl_tables() != NUM_ACTIONS:
     raise ImportError("the action table does not hold 2086 actions")
 

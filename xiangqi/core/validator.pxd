@@ -3,10 +3,9 @@
 # (legalMove). It judges one move by coordinate differences and shares no table or
 # routine with either generator, so that tests can set it against them; its tables
 # live here, apart from tables.pxd (same storage scheme: static C arrays written
-# into _core.c, filled once by init_validator_tables()).
+# into _core.c as C constant expressions, so they exist before any code runs).
 #
 # Map (one line per function; all [validator]):
-#   init_validator_tables()   fills the three tables below at import
 #   legal_move_ee(b, mv)      ports legalMove: does mv follow its piece's movement rule?
 #                             (pseudo-legality only; the caller adds the check test)
 
@@ -15,41 +14,28 @@ from xiangqi.core.tables cimport ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, P
 
 cdef extern from *:
     """
-    static unsigned char EE_LEGAL_SPAN[512], EE_IN_FORT[256];
-    static int EE_HORSE_PIN[512];
+    /* Constant expressions of the index (only the XQ_R* repeaters come from
+       core/tables.pxd): d = dst - src, one of the steps below, else 0. */
+    #define EE_D(i) ((i) - 256)
+    #define EE_SPAN(i) (EE_D(i) == 1 || EE_D(i) == -1 || EE_D(i) == 16 || EE_D(i) == -16 ? 1 \
+        : EE_D(i) == 15 || EE_D(i) == -15 || EE_D(i) == 17 || EE_D(i) == -17 ? 2 \
+        : EE_D(i) == 30 || EE_D(i) == -30 || EE_D(i) == 34 || EE_D(i) == -34 ? 3 : 0),
+    #define EE_PIN(i) (EE_D(i) == 31 || EE_D(i) == 33 ? 16 \
+        : EE_D(i) == -31 || EE_D(i) == -33 ? -16 \
+        : EE_D(i) == 18 || EE_D(i) == -14 ? 1 : EE_D(i) == 14 || EE_D(i) == -18 ? -1 : 0),
+    XQ_TABLE unsigned char EE_LEGAL_SPAN[512] = {XQ_R512(EE_SPAN, 0)};
+    XQ_TABLE int EE_HORSE_PIN[512] = {XQ_R512(EE_PIN, 0)};
+    /* ElephantEye's ccInFort: rows 3..5 and 10..12, columns 6..8. */
+    #define EE_FORT(i) (((i) >> 4 >= 3 && (i) >> 4 <= 5) || ((i) >> 4 >= 10 && (i) >> 4 <= 12)) \
+        && ((i) & 15) >= 6 && ((i) & 15) <= 8,
+    XQ_TABLE unsigned char EE_IN_FORT[256] = {XQ_R256(EE_FORT, 0)};
     """
     # Index dst - src + 256 -> 1 king step, 2 advisor step, 3 elephant step, 0 none.
-    unsigned char EE_LEGAL_SPAN[512]
+    const unsigned char EE_LEGAL_SPAN[512]
     # Index dst - src + 256 -> offset of the horse leg from src, 0 if not a horse jump.
-    int EE_HORSE_PIN[512]
+    const int EE_HORSE_PIN[512]
     # 16x16 square -> 1 inside either palace.
-    unsigned char EE_IN_FORT[256]
-
-
-cdef inline void init_validator_tables() noexcept:
-    cdef int i, d, dr, dc, row, col
-    for i in range(512):
-        EE_LEGAL_SPAN[i] = 0
-        EE_HORSE_PIN[i] = 0
-    for dr in range(-2, 3):
-        for dc in range(-2, 3):
-            d = 16 * dr + dc + 256
-            if abs(dr) + abs(dc) == 1:
-                EE_LEGAL_SPAN[d] = 1
-            elif abs(dr) == 1 and abs(dc) == 1:
-                EE_LEGAL_SPAN[d] = 2
-            elif abs(dr) == 2 and abs(dc) == 2:
-                EE_LEGAL_SPAN[d] = 3
-            elif abs(dr) == 2 and abs(dc) == 1:
-                EE_HORSE_PIN[d] = 16 if dr > 0 else -16
-            elif abs(dr) == 1 and abs(dc) == 2:
-                EE_HORSE_PIN[d] = 1 if dc > 0 else -1
-    for i in range(256):
-        EE_IN_FORT[i] = 0
-    for row in range(3, 13):
-        for col in range(6, 9):
-            if row <= 5 or row >= 10:
-                EE_IN_FORT[row * 16 + col] = 1
+    const unsigned char EE_IN_FORT[256]
 
 
 cdef inline bint legal_move_ee(const BoardState* b, int mv) noexcept nogil:
