@@ -56,6 +56,12 @@ cdef inline int check_int(object value, str name, int low, int high) except -1:
     # comparison operators nor a huge value can steer what indexes the core's arrays.
     cdef int overflow = 0
     cdef long long v
+    if type(value) is int:
+        # Fast path (every push and square query): an exact int in range. Anything
+        # else, errors included, takes the general path below.
+        v = PyLong_AsLongLongAndOverflow(value, &overflow)
+        if not overflow and low <= v <= high:
+            return <int>v
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an int, got bool")
     try:
