@@ -36,11 +36,11 @@ from xiangqi.core.validator cimport (
     EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, legal_move_ee,
 )
 from xiangqi.core.rules cimport (
-    END_INSUFFICIENT_MATERIAL, PlyRecord, chased_now, count_occurrences, judge_repetition,
-    outcome_code,
+    COUNTER_MAX, END_INSUFFICIENT_MATERIAL, PlyRecord, chased_now, count_occurrences,
+    judge_repetition, outcome_code, push_ply,
     replay_load,
 )
-from xiangqi.core.zobrist cimport key_after_move, key_from_scratch
+from xiangqi.core.zobrist cimport key_from_scratch
 
 import threading
 
@@ -74,14 +74,6 @@ cdef inline int check_int(object value, str name, int low, int high) except -1:
     if v < low or v > high:
         raise ValueError(f"{name} must be in {low}..{high}, got {v}")
     return <int>v
-
-
-cdef extern from *:
-    """
-    #define XIANGQI_COUNTER_MAX (1LL << 62)
-    """
-    # The largest FEN counter the history holds (a long long).
-    const long long COUNTER_MAX "XIANGQI_COUNTER_MAX"
 
 
 cdef inline long long check_counter(object value, str name, long long low) except -1:
@@ -412,22 +404,12 @@ cdef class Board:
     def push(self, from_square, to_square):
         """Play the move if it is legal and return True; otherwise change nothing, return False."""
         cdef int mv = move_of(from_square, to_square)
-        cdef int cap, pc
-        cdef PlyRecord* prev
-        cdef PlyRecord* ply
         if not self._is_legal(mv):
             return False
         self._reserve(self.nply + 2)    # may raise MemoryError; nothing has changed yet
         # From here on no Python code runs, so another thread never sees a half-made move.
-        pc = self.st.squares[mv & 255]
-        cap = make_move(&self.st, mv)
-        prev = &self.plies[self.nply]
-        ply = &self.plies[self.nply + 1]
-        ply.key = key_after_move(prev.key, pc, mv & 255, mv >> 8, cap)
-        ply.move = mv
-        ply.captured = cap
-        ply.clock = 0 if cap else (prev.clock + 1 if prev.clock < COUNTER_MAX else prev.clock)
-        ply.check = in_check(&self.st, self.st.side)
+        push_ply(&self.st, self.plies, self.nply, mv)
+        self.plies[self.nply + 1].check = in_check(&self.st, self.st.side)
         self.nply += 1
         return True
 

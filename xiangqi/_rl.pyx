@@ -14,8 +14,8 @@ from libc.string cimport memset
 
 from xiangqi._core cimport Board
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
-from xiangqi.core.rules cimport PlyRecord, count_occurrences
-from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
+from xiangqi.core.rules cimport PlyRecord, count_occurrences, push_ply
+from xiangqi.core.state cimport MAX_MOVES, BoardState, unmake_move
 from xiangqi.core.zobrist cimport (
     key_after_move,
     key_from_scratch,
@@ -161,46 +161,24 @@ def legal_mask_batch(list boards not None, unsigned char[:, ::1] out not None):
         free(states)
 
 
-# zobrist.pxd's piece_key(pc, sq) for every piece id and 16x16 square, and side_key(),
-# cached at import: the step updates a key with table reads instead of hashing.
-cdef unsigned long long PIECE_KEYS[48][256]
-cdef unsigned long long SIDE_KEY = side_key()
-
-
-cdef void init_key_cache() noexcept:
-    cdef int pc, sq
-    for pc in range(48):
-        for sq in range(256):
-            PIECE_KEYS[pc][sq] = piece_key(pc, sq) if pc >= 16 else 0
-
-
-init_key_cache()
-
-
-cdef inline unsigned long long move_key(unsigned long long key, int pc, int frm, int to,
-                                        int cap) noexcept nogil:
-    # zobrist.pxd's key_after_move, from the cached keys (a test compares the two).
-    key ^= PIECE_KEYS[pc][frm] ^ PIECE_KEYS[pc][to] ^ SIDE_KEY
-    if cap:
-        key ^= PIECE_KEYS[cap][to]
-    return key
-
-
 def move_key_check(Board board not None):
-    """(from_square * 90 + to_square, key_after_move, move_key) of every legal move of
-    board: the key cache's self-test."""
+    """(from_square * 90 + to_square, key by hashing, key_after_move) of every legal move
+    of board: the constant Zobrist table's self-test (zobrist.pxd's piece_key hashes
+    with SplitMix64; key_after_move, used by every history, reads the table)."""
     cdef int moves[MAX_MOVES]
     cdef BoardState st = board.st
     cdef int n = generate_legal_moves(&st, moves), j, mv, pc, cap
-    cdef unsigned long long key = key_from_scratch(st.squares, st.side)
+    cdef unsigned long long key = key_from_scratch(st.squares, st.side), hashed
     out = []
     for j in range(n):
         mv = moves[j]
         pc = st.squares[mv & 255]
         cap = st.squares[mv >> 8]
-        out.append((public_square(mv & 255) * 90 + public_square(mv >> 8),
-                    key_after_move(key, pc, mv & 255, mv >> 8, cap),
-                    move_key(key, pc, mv & 255, mv >> 8, cap)))
+        hashed = key ^ piece_key(pc, mv & 255) ^ piece_key(pc, mv >> 8) ^ side_key()
+        if cap:
+            hashed ^= piece_key(cap, mv >> 8)
+        out.append((public_square(mv & 255) * 90 + public_square(mv >> 8), hashed,
+                    key_after_move(key, pc, mv & 255, mv >> 8, cap)))
     return out
 
 
@@ -414,19 +392,14 @@ cdef class VectorCore:
         self.write_planes(i)
 
     cdef void step_one(self, int i, int a) noexcept nogil:
-        # Play action a in game i, extend its history as Board.push does, judge the end.
+        # Play action a in game i, extend its history with Board.push's push_ply, judge the end.
         cdef BoardState* b = &self.states[i]
         cdef PlyRecord* history = self.history + <size_t>i * (self.max_plies + 1)
         cdef unsigned int* tags = self.tags + <size_t>i * 2 * self.lane
-        cdef int mv = action_to_move(a, b.side), verdict, cap, legal_count, n = self.plies[i]
-        cdef int pc = b.squares[mv & 255]
+        cdef int mv = action_to_move(a, b.side), verdict, legal_count, n = self.plies[i]
         cdef bint checked
-        cap = make_move(b, mv)
-        history[n + 1].key = move_key(history[n].key, pc, mv & 255, mv >> 8, cap)
+        push_ply(b, history, n, mv)    # the history push Board.push makes
         tags[((n + 1) & 1) * self.lane + ((n + 1) >> 1)] = <unsigned int>history[n + 1].key
-        history[n + 1].move = mv
-        history[n + 1].captured = cap
-        history[n + 1].clock = 0 if cap else history[n].clock + 1
         n += 1
         self.plies[i] = n
         self.occurrences[i] = occurrences(history, tags, self.lane, n)

@@ -19,9 +19,10 @@
 #   move_rule_reached(plies, n, limit)          1 when the no-capture limit is reached
 #   insufficient_material(piece_square)         1 when neither side has an attacking piece
 #   has_legal_move(b, checked)                  the side to move has a legal move
-# A caller keeping its own history appends one PlyRecord per move: key = key_after_move(...)
-# (zobrist.pxd), move, captured, clock = 0 after a capture else previous + 1, and
-# check = in_check(b, b.side) after the move (movegen.pxd).
+#   push_ply(b, plies, n, mv)                   the one history push: plays mv, writes
+#                                               plies[n + 1] (key, move, captured, clock)
+# A caller keeping its own history appends one PlyRecord per move with push_ply, then
+# sets check = in_check(b, b.side) after the move (movegen.pxd).
 #
 # Rules (the Python docstring of xiangqi.rules says the same for users):
 # - A ruling is made when the current position has occurred `count` times (3 in play,
@@ -61,6 +62,7 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
 from xiangqi.core.movegen cimport in_check
+from xiangqi.core.zobrist cimport key_after_move
 from xiangqi.core.state cimport OFF_BOARD, BoardState, make_move, unmake_move
 from xiangqi.core.tables cimport (
     ADVISOR_STEPS,
@@ -104,6 +106,13 @@ cdef enum:
     END_REPETITION = 5              # a draw
     END_MOVE_RULE = 6               # a draw
     END_INSUFFICIENT_MATERIAL = 7   # a draw
+
+cdef extern from *:
+    """
+    #define XIANGQI_COUNTER_MAX (1LL << 62)
+    """
+    # The largest FEN counter a history holds (a long long); the clock stops there.
+    const long long COUNTER_MAX "XIANGQI_COUNTER_MAX"
 
 cdef enum:
     RULES_MAX_SPAN = 4096   # longest span analysed for chases (plies); longer: checks only
@@ -352,6 +361,23 @@ cdef inline unsigned int new_chases(BoardState* r, int mv) noexcept nogil:
     for i in range(16):
         fresh |= after[i] & ~before[i] & (~hit_before[i] | fake_after[i])
     return fresh
+
+
+cdef inline int push_ply(BoardState* b, PlyRecord* plies, int n, int mv) noexcept nogil:
+    # The one history push (Board.push and the VectorEnv step alike): play mv on b and
+    # write plies[n + 1] from plies[n]: the Zobrist key (zobrist.pxd's key_after_move),
+    # the move, the captured piece and the no-capture clock. The caller sets
+    # plies[n + 1].check (in_check(b, b.side); the step has it from its move list).
+    # Returns the captured piece id.
+    cdef const PlyRecord* prev = &plies[n]
+    cdef PlyRecord* ply = &plies[n + 1]
+    cdef int pc = b.squares[mv & 255]
+    cdef int cap = make_move(b, mv)
+    ply.key = key_after_move(prev.key, pc, mv & 255, mv >> 8, cap)
+    ply.move = mv
+    ply.captured = cap
+    ply.clock = 0 if cap else (prev.clock + 1 if prev.clock < COUNTER_MAX else prev.clock)
+    return cap
 
 
 cdef inline int count_occurrences(const PlyRecord* plies, int n) noexcept nogil:

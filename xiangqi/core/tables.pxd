@@ -39,6 +39,7 @@ cdef extern from *:
     #define XQ_R128(F, i) XQ_R64(F, i) XQ_R64(F, (i) + 64)
     #define XQ_R256(F, i) XQ_R128(F, i) XQ_R128(F, (i) + 128)
     #define XQ_R512(F, i) XQ_R256(F, i) XQ_R256(F, (i) + 256)
+    #define XQ_R1024_(F, i) XQ_R512(F, i) XQ_R512(F, (i) + 512)
 
     /* A 16x16 square's row and column; rows 3..12 and columns 3..11 are the board. */
     #define XQ_ROW(sq) ((sq) >> 4)
