@@ -33,7 +33,8 @@ from xiangqi.core.tables cimport (
     PAWN_ZONE, PIECE_TYPE, PUBLIC_OF, ROOK_DIRS, SQUARE_OF, TYPE_FIRST_SLOT, TYPE_SLOTS,
 )
 from xiangqi.core.validator cimport (
-    EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, legal_move_ee,
+    EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, REASON_CANNON_SCREENS, legal_move_ee,
+    move_reason_ee,
 )
 from xiangqi.core.rules cimport (
     COUNTER_MAX, END_INSUFFICIENT_MATERIAL, PlyRecord, chased_now, count_occurrences,
@@ -385,6 +386,16 @@ cdef class Board:
         """The second algorithm alone: does the move follow the piece's movement rule?"""
         cdef int mv = move_of(from_square, to_square)
         return bool(legal_move_ee(&self.st, mv))
+
+    def movement_reason(self, from_square, to_square):
+        """Why the move breaks its piece's movement rule, by the second algorithm:
+        (REASON_* code of core/validator.pxd, detail); 0 when it does not. The detail
+        is a public square (the blocking piece) or, for a cannon's screens, a count."""
+        cdef int mv = move_of(from_square, to_square), detail
+        cdef int code = move_reason_ee(&self.st, mv, &detail)
+        if code == REASON_CANNON_SCREENS:
+            return code, detail
+        return code, PUBLIC_OF[detail] if detail else 0
 
     def is_legal(self, from_square, to_square):
         """Is the move legal: the second algorithm, then make, own-king check, unmake."""

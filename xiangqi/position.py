@@ -326,8 +326,8 @@ class Position(_core.PositionBase):
         if piece.color != self.turn:
             other = "Black" if side == "Red" else "Red"
             return f"the piece on {SQUARE_NAMES[frm]} is {other}'s and it is {side}'s move"
-        board = self.piece_map()
         if self.is_pseudo_legal(move):
+            board = self.piece_map()
             board[to] = board.pop(frm)
             kings = sorted(sq for sq, p in board.items() if p.piece_type == PieceType.KING)
             facing = kings[0] % 9 == kings[1] % 9 and not any(
@@ -335,7 +335,7 @@ class Position(_core.PositionBase):
             )
             why = " (the kings would face each other)" if facing else ""
             return f"it would leave {side}'s king in check{why}"
-        return _movement_reason(board, piece, frm, to)
+        return _movement_reason(self._board, piece, frm, to)
 
     # -- game state ------------------------------------------------------------
 
@@ -652,70 +652,43 @@ class Position(_core.PositionBase):
         return board(self, lastmove=self.peek() if self._board.ply else None)
 
 
-def _movement_reason(board: dict[int, Piece], piece: Piece, frm: int, to: int) -> str:
-    """Which movement rule a move of piece from frm to to breaks, on board (by square)."""
+#: Words for the core validator's REASON_* codes (xiangqi/core/validator.pxd), by code:
+#: each takes the piece's name, the side ("Red"/"Black"), from, to and the detail
+#: (a square's name, or a cannon's screen count).
+_REASONS: dict[int, Callable[[str, str, str, str, int], str]] = {
+    2: lambda n, s, f, t, d: "a king moves one point along a rank or file",
+    3: lambda n, s, f, t, d: "a king may not leave its palace",
+    4: lambda n, s, f, t, d: "an advisor moves one point diagonally",
+    5: lambda n, s, f, t, d: "an advisor may not leave its palace",
+    6: lambda n, s, f, t, d: "an elephant moves exactly two points diagonally",
+    7: lambda n, s, f, t, d: "an elephant may not cross the river",
+    8: lambda n, s, f, t, d: f"the elephant's eye on {SQUARE_NAMES[d]} is blocked",
+    9: lambda n, s, f, t, d: "a horse moves one point along a rank or file, then one diagonally",
+    10: lambda n, s, f, t, d: f"the horse's leg on {SQUARE_NAMES[d]} is blocked",
+    11: lambda n, s, f, t, d: f"a {n} moves along a rank or file",
+    12: lambda n, s, f, t, d: f"the {n}'s path is blocked on {SQUARE_NAMES[d]}",
+    13: lambda n, s, f, t, d: (
+        "a cannon captures by jumping exactly one screen, and there "
+        + ("is none" if not d else f"are {d}")
+        + f" between {f} and {t}"
+    ),
+    14: lambda n, s, f, t, d: "a pawn never moves backwards",
+    15: lambda n, s, f, t, d: "a pawn moves one point forward, or sideways once across the river",
+    16: lambda n, s, f, t, d: "a pawn moves sideways only after crossing the river",
+    17: lambda n, s, f, t, d: f"{t} holds {s}'s own piece",
+}
+
+
+def _movement_reason(board: _core.Board, piece: Piece, frm: int, to: int) -> str:
+    """Which movement rule a move of piece from frm to to breaks: the core validator's
+    reason code, in words."""
+    code, detail = board.movement_reason(frm, to)
+    words = _REASONS.get(code)
     name = piece.piece_type.name.lower()
-    red = piece.color == Color.RED
-    side = "Red" if red else "Black"
-    df, dr = to % 9 - frm % 9, to // 9 - frm // 9
-    forward = dr if red else -dr
-    kind = piece.piece_type
-    own = board.get(to)
-
-    def palace(sq: int) -> bool:
-        return 3 <= sq % 9 <= 5 and (sq // 9 <= 2 if red else sq // 9 >= 7)
-
-    def between() -> list[int]:
-        step = (1 if df > 0 else -1) if dr == 0 else (9 if dr > 0 else -9)
-        return [sq for sq in range(frm + step, to, step) if sq in board]
-
-    if kind == PieceType.KING:
-        if abs(df) + abs(dr) != 1:
-            return "a king moves one point along a rank or file"
-        if not palace(to):
-            return "a king may not leave its palace"
-    elif kind == PieceType.ADVISOR:
-        if not abs(df) == abs(dr) == 1:
-            return "an advisor moves one point diagonally"
-        if not palace(to):
-            return "an advisor may not leave its palace"
-    elif kind == PieceType.ELEPHANT:
-        if not abs(df) == abs(dr) == 2:
-            return "an elephant moves exactly two points diagonally"
-        if (to // 9 >= 5) == red:
-            return "an elephant may not cross the river"
-        eye = (frm + to) // 2
-        if eye in board:
-            return f"the elephant's eye on {SQUARE_NAMES[eye]} is blocked"
-    elif kind == PieceType.HORSE:
-        if sorted((abs(df), abs(dr))) != [1, 2]:
-            return "a horse moves one point along a rank or file, then one diagonally"
-        leg = frm + (df // 2 if abs(df) == 2 else 9 * (dr // 2))
-        if leg in board:
-            return f"the horse's leg on {SQUARE_NAMES[leg]} is blocked"
-    elif kind in (PieceType.ROOK, PieceType.CANNON):
-        if df and dr:
-            return f"a {name} moves along a rank or file"
-        screens = between()
-        if kind == PieceType.ROOK or own is None:
-            if screens:
-                return f"the {name}'s path is blocked on {SQUARE_NAMES[screens[0]]}"
-        elif own.color != piece.color and len(screens) != 1:
-            return (
-                "a cannon captures by jumping exactly one screen, and there "
-                + ("is none" if not screens else f"are {len(screens)}")
-                + f" between {SQUARE_NAMES[frm]} and {SQUARE_NAMES[to]}"
-            )
-    elif kind == PieceType.PAWN:
-        if forward < 0:
-            return "a pawn never moves backwards"
-        if abs(df) + abs(dr) != 1:
-            return "a pawn moves one point forward, or sideways once across the river"
-        if dr == 0 and (frm // 9 <= 4) == red:
-            return "a pawn moves sideways only after crossing the river"
-    if own is not None and own.color == piece.color:
-        return f"{SQUARE_NAMES[to]} holds {side}'s own piece"
-    return f"the {name} on {SQUARE_NAMES[frm]} cannot move to {SQUARE_NAMES[to]}"
+    if words is None:
+        return f"the {name} on {SQUARE_NAMES[frm]} cannot move to {SQUARE_NAMES[to]}"
+    side = "Red" if piece.color == Color.RED else "Black"
+    return words(name, side, SQUARE_NAMES[frm], SQUARE_NAMES[to], detail)
 
 
 def _unpickle(fen: str, moves: list[str]) -> Position:
