@@ -36,11 +36,9 @@ from xiangqi.core.validator cimport (
     EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, REASON_CANNON_SCREENS, legal_move_ee,
     move_reason_ee,
 )
-from xiangqi.core.rules cimport (
-    COUNTER_MAX, END_INSUFFICIENT_MATERIAL, PlyRecord, chased_now, count_occurrences,
-    judge_repetition, outcome_code, push_ply,
-    replay_load,
-)
+from xiangqi.core.chase cimport chased_now, judge_repetition, replay_load
+from xiangqi.core.history cimport COUNTER_MAX, PlyRecord, count_occurrences, push_ply
+from xiangqi.core.rules cimport END_INSUFFICIENT_MATERIAL, outcome_code
 from xiangqi.core.zobrist cimport key_from_scratch
 
 import threading

@@ -14,7 +14,7 @@ from libc.string cimport memset
 
 from xiangqi._core cimport Board
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
-from xiangqi.core.rules cimport PlyRecord, count_occurrences, push_ply
+from xiangqi.core.history cimport PlyRecord, count_occurrences, push_ply
 from xiangqi.core.state cimport MAX_MOVES, BoardState, unmake_move
 from xiangqi.core.zobrist cimport (
     key_after_move,

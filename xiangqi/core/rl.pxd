@@ -38,17 +38,15 @@ from xiangqi.core.movegen cimport (
     is_legal_pseudo,
     mark_threats,
 )
-from xiangqi.core.rules cimport (
+from xiangqi.core.chase cimport (
     RULING_DRAW,
     RULING_LOSS_CHASE,
     RULING_LOSS_CHECK,
     RULING_NONE,
-    PlyRecord,
-    count_occurrences,
-    insufficient_material,
     judge_repetition,
-    move_rule_reached,
 )
+from xiangqi.core.history cimport PlyRecord, count_occurrences
+from xiangqi.core.material cimport insufficient_material, move_rule_reached
 from xiangqi.core.state cimport MAX_MOVES, BoardState
 
 
