@@ -75,6 +75,8 @@ cdef inline int move_reason_ee(const BoardState* b, int mv, int* detail) noexcep
     detail[0] = 0
     if not (pc_src & self_tag):
         return REASON_NO_PIECE
+    if src == dst:
+        return REASON_OWN_PIECE     # (the line walk below needs two squares)
     pt = PIECE_TYPE[pc_src]
     span = EE_LEGAL_SPAN[dst - src + 256]
     if pt == KING:
