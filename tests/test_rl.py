@@ -294,15 +294,16 @@ def test_rl_is_importable_from_the_package():
     assert xiangqi.rl is rl
 
 
-def test_vector_env_key_cache_matches_the_core_zobrist_update():
-    # VectorEnv updates Zobrist keys from a table cached at import; it must agree with
-    # zobrist.pxd's key_after_move on every legal move (and that with Position's keys).
+def test_zobrist_table_matches_the_hashed_keys():
+    # Every history (Position's and VectorEnv's) updates Zobrist keys from a constant
+    # table made by the compiler; it must agree with the keys hashed by SplitMix64 on
+    # every legal move (and those with Position's keys).
     from xiangqi import _rl
 
     for pos in random_positions(200, seed=11):
         rows = _rl.move_key_check(pos._board)
         assert len(rows) == len(pos.legal_moves())
-        assert all(core == cached for _, core, cached in rows)
+        assert all(hashed == table for _, hashed, table in rows)
     pos = Position()
     after = {code: core for code, core, _ in _rl.move_key_check(pos._board)}
     pos.push_iccs("h2e2")

@@ -438,6 +438,30 @@ def test_pinned_protector_does_not_protect() -> None:
     assert pos.outcome() == Outcome(Termination.PERPETUAL_CHASE, Color.RED)
 
 
+def test_a_protector_pinned_only_by_the_capturer_still_protects() -> None:
+    # Issue 19: the red rook attacks the horse on e5; after a5e5 the pawn on e6 stands
+    # between that rook and its king, but taking the rook is legal (e6e5 removes the
+    # pinner), so the horse is protected and not chased.
+    fen = "4k4/9/9/4p4/R3n4/9/9/9/9/3K5 b - - 0 1"
+    pos = Position(fen)
+    assert pos._board.chased(0) == []
+    # With Red to move: after a5e5, e6e5 is legal (by the core and by pyffish).
+    red = fen.replace(" b ", " w ")
+    pos = play(red, ["a5e5"])
+    assert pos.is_legal(xiangqi.Move.from_iccs("e6e5"))
+    ff = pytest.importorskip("pyffish")
+    assert "e7e6" in ff.legal_moves("xiangqi", red, [iccs_to_ff("a5e5")])
+    # The same motif in a cycle: the black cannon steps e5<->e4 and the red rook follows
+    # along the rank, attacking it anew each time; the black rook on e7 protects it, and
+    # after the capture it is pinned only by the capturer. Not a chase: a draw, as
+    # pyffish rules it (the core ruled a perpetual chase before).
+    fen = "4k4/9/4r4/9/R3c4/9/9/9/9/3K5 b - - 0 1"
+    moves = 2 * ["e5e4", "a5a4", "e4e5", "a4a5"]
+    pos = play(fen, moves)
+    assert pos.outcome() == Outcome(Termination.REPETITION, None)
+    assert pyffish_value(fen, moves) == 0
+
+
 def test_a_pawn_and_a_rook_threatening_one_piece_in_turn_is_allowed() -> None:
     # WXF rules: two pieces chasing one piece is forbidden "except when one of the
     # chasing pieces is a pawn or a king". The crossed red pawn and the red rook take
@@ -478,15 +502,64 @@ def test_move_rule_draws_after_120_plies_without_capture() -> None:
 
 def test_move_rule_does_not_count_a_sides_checks_beyond_ten() -> None:
     # Red's rook checks on the d-file every fourth ply (a0d0+, king d9e9, d0a0, e9d9):
-    # 30 checks in 120 plies without capture. Only 10 count, so the clock stands at 100.
+    # 30 checks in 120 plies without capture. The 20 beyond the tenth and the replies
+    # to them do not count (two plies each, as Pikafish): the count stands at 80.
     pos = Position("3k5/9/9/9/9/9/9/9/9/R4K3 w - - 0 1")
     seq = ["a0d0", "d9e9", "d0a0", "e9d9"]
     for ply in range(120):
         pos.push_iccs(seq[ply % 4])
     assert pos.halfmove_clock == 120
     assert pos.outcome(repetitions=1000) is None  # repetitions=1000: no repetition ruling
-    assert pos.outcome(repetitions=1000, move_limit=100) == Outcome(Termination.MOVE_RULE, None)
-    assert pos.outcome(repetitions=1000, move_limit=101) is None
+    assert pos.outcome(repetitions=1000, move_limit=80) == Outcome(Termination.MOVE_RULE, None)
+    assert pos.outcome(repetitions=1000, move_limit=81) is None
+
+
+#: Issue 19's position, and two games from it without a capture or a repeated position
+#: in which Black gives 11 and 13 checks and Red none (found by a seeded search).
+CHECKS_FEN = "9/3k5/9/9/9/9/6p2/5K3/9/2r3C2 w - - 0 1"
+ELEVEN_CHECKS = (
+    "f2e2 c0c2 e2e1 c2e2 e1f1 e2e1 f1f0 e1f1 f0e0 f1f7 g0f0 f7c7 f0i0 c7c6 i0i9 c6c0 e0e1 "
+    "c0c1 e1e2 c1c2 e2e1 c2a2 i9i7 g3g2 i7i8 a2a1 e1e2 a1a9 i8h8 g2f2 e2e1 a9a7 h8g8 f2f1 "
+    "e1e2 a7e7 e2f2 e7d7 g8g1 d8e8 g1g3 d7i7 g3g7 i7i8 g7g2 i8i5 g2g9 i5d5 g9c9 d5d7 c9i9 "
+    "d7b7 i9g9 b7b3 g9b9 b3b1 b9e9 b1d1 e9c9 d1d0 c9c0 d0d6 c0e0 d6a6 e0d0 f1f0 d0c0 a6c6 "
+    "c0c1 c6g6 c1b1 g6g0 b1b7 g0g7 b7b5 g7g8 f2f1 g8g3 b5b0 g3h3 b0b6 h3h0 b6h6 e8e9 f1f2 "
+    "e9e8 h6g6 h0h7 g6g3 e8e9 g3g4 h7b7 f2f1 b7a7 g4c4 f0g0 c4c7 a7a8 c7c4 a8i8 c4f4 e9f9 "
+    "f1e1 i8i5 f4i4 i5h5 i4i0 h5h3 i0i9 h3h0 i9h9 h0h3 h9h7 h3b3 h7h3 b3b6 h3a3 b6g6 a3d3 "
+    "g6g2 d3d0 g2c2 d0d9 c2i2 d9b9 i2a2"
+).split()
+THIRTEEN_CHECKS = (
+    "f2e2 c0c6 e2e1 c6c1 e1e0 d8d9 g0i0 c1e1 e0f0 e1f1 f0e0 f1f8 i0i2 f8e8 e0f0 e8f8 i2f2 "
+    "d9d8 f2f1 g3g2 f1f5 f8g8 f5f7 g8h8 f7d7 h8f8 f0e0 f8f0 e0e1 f0e0 e1d1 e0e1 d1d2 e1d1 "
+    "d2e2 d1g1 d7d2 g1c1 d2d3 g2f2 e2d2 c1c5 d3d7 c5c8 d7d3 c8c2 d2d1 c2c1 d1d0 c1c2 d3d4 "
+    "d8e8 d4d7 c2c3 d7d4 f2g2 d4h4 c3c5 h4d4 g2h2 d4d9 c5i5 d9a9 i5i3 a9a6 h2h1 a6a3 i3i7 "
+    "a3a6 i7a7 a6b6 a7a5 b6b9 a5g5 b9b3 g5h5 b3b4 h1i1 b4g4 h5g5 g4g3 g5h5 g3g2 e8e9 g2g4 "
+    "h5f5 g4g7 f5f7 g7g2 f7f5 g2g0 f5i5 g0g4 i5c5 g4h4 c5c3 h4h8 c3c7 h8i8 e9e8 i8i9 c7c1 "
+    "i9i8 i1i0 i8g8 e8e9 g8g9 c1c2 g9g6 c2i2 g6g2 i2i4 g2c2 i4i9 c2c9 i9i6 d0d1 e9e8 d1d2 "
+    "i6f6 c9f9 f6g6 f9f3 g6e6 d2d1 e6e5"
+).split()
+
+
+@pytest.mark.parametrize(("moves", "checks"), [(ELEVEN_CHECKS, 11), (THIRTEEN_CHECKS, 13)])
+def test_move_rule_discounts_two_plies_per_excess_check(moves: list[str], checks: int) -> None:
+    # Issue 19: an excess check and its reply both do not count. pyffish plays the
+    # 50-move rule (100 plies) with the same discount, so at move_limit=100 it must end
+    # the game on the very ply we do; at the default 120 the draw comes 2 * (checks - 10)
+    # plies late.
+    pos = Position(CHECKS_FEN)
+    given = 0
+    for ply, text in enumerate(moves, 1):
+        pos.push_iccs(text)
+        assert not pos.is_repetition(2) and pos.halfmove_clock == ply
+        given += pos.is_check() and ply % 2 == 0
+        if ply >= 96:
+            ours = pos.outcome(move_limit=100) is not None
+            assert ours == (pyffish_value(CHECKS_FEN, moves[:ply]) is not None), ply
+    assert given == checks
+    pos = Position(CHECKS_FEN)
+    for ply, text in enumerate(moves, 1):
+        pos.push_iccs(text)
+        drawn = pos.outcome() == Outcome(Termination.MOVE_RULE, None)
+        assert drawn == (ply >= 120 + 2 * (checks - 10)), ply
 
 
 def test_checkmate_on_the_last_ply_of_the_move_rule_wins() -> None:

@@ -16,8 +16,11 @@
 #   core/attacks.pxd    queries: attackers of a point, pins (cannon screens, facing
 #                       kings, horse legs) over the board array alone [queries]
 #   core/zobrist.pxd    Zobrist keys: the seeded generator, keys from scratch, one move
-#   core/rules.pxd      game end: the history entry (PlyRecord), repetition, perpetual
-#                       check and chase, move rule, material, outcome_code (the verdict)
+#   core/history.pxd    the history entry (PlyRecord), the one push, repetition counts
+#   core/chase.pxd      perpetual check and chase judging (Asian rules)
+#   core/material.pxd   the move rule and insufficient material
+#   core/rules.pxd      the Asian rule set's verdict over those rooms: outcome_code,
+#                       has_legal_move (a second rule set adds its verdict beside it)
 #   core/cxa.pxd        repetitions by the Chinese (CXA) rules: kinds of move (check, mate
 #                       threat, chase, idle), the verdict, cxa_outcome_code
 # Names kept free for the next rooms: core/rl.pxd (RL encoders).
@@ -49,7 +52,7 @@
 # elephant, horse, rook, cannon, pawn), mv (encoded move), cap (captured
 # piece id), side (0 Red, 1 Black), q (the king's square being tested).
 
-from xiangqi.core.rules cimport PlyRecord
+from xiangqi.core.history cimport PlyRecord
 from xiangqi.core.state cimport BoardState
 
 cdef enum:

@@ -7,12 +7,12 @@ check every value a caller passes, then call the rooms of ``xiangqi/core/*.pxd``
 (cdef inline functions compiled into this one extension). See ``_core.pxd`` for the map.
 """
 
+cimport cython
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
-from cpython.object cimport Py_TYPE, PyObject
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint64_t
@@ -32,29 +32,21 @@ from xiangqi.core.tables cimport (
     ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT_EYES, ELEPHANT_STEPS, ELEPHANT_ZONE,
     HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE, ON_BOARD, PAWN_STEPS,
     PAWN_ZONE, PIECE_TYPE, PUBLIC_OF, ROOK_DIRS, SQUARE_OF, TYPE_FIRST_SLOT, TYPE_SLOTS,
-    init_tables,
 )
 from xiangqi.core.validator cimport (
-    EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, init_validator_tables, legal_move_ee,
+    EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, REASON_CANNON_SCREENS, legal_move_ee,
+    move_reason_ee,
 )
-from xiangqi.core.rules cimport (
-    PlyRecord, chased_now, count_occurrences, judge_repetition, outcome_code,
-    replay_load,
-)
-from xiangqi.core.zobrist cimport key_after_move, key_from_scratch, side_key
-from xiangqi.core.cxa cimport cxa_outcome_code
+from xiangqi.core.chase cimport chased_now, judge_repetition, replay_load
+from xiangqi.core.cxa cimport END_CHECK_MATE_THREAT_AND_CHASE, cxa_outcome_code
+from xiangqi.core.history cimport COUNTER_MAX, PlyRecord, count_occurrences, push_ply
+from xiangqi.core.rules cimport outcome_code
+from xiangqi.core.zobrist cimport key_from_scratch, side_key
 
 import threading
 
-init_tables()
-init_validator_tables()
-
-# outcome()'s default arguments, recognised by identity (ints are immutable, and
-# 3 and 120 are the interpreter's shared small ints, so a caller's 3 is this 3).
-cdef object DEFAULT_REPETITIONS = 3
-cdef object DEFAULT_MOVE_LIMIT = 120
-# outcome()'s rule sets by name, recognised by identity first the same way (string
-# literals are interned, so a caller's "chinese" is this one).
+# outcome()'s rule sets by name, recognised by identity first as a fast path (string
+# literals are interned, so a caller's "chinese" is usually this one; rule_set() decides).
 cdef object DEFAULT_RULES = "asian"
 cdef object CHINESE_RULES = "chinese"
 
@@ -70,6 +62,7 @@ cdef int rule_set(object rules) except -1:
         return 1
     raise ValueError(f"rules must be 'asian' or 'chinese', got {str.__repr__(rules)}")
 
+
 # ---------------------------------------------------------------------------
 # The Python boundary.
 # ---------------------------------------------------------------------------
@@ -81,6 +74,12 @@ cdef inline int check_int(object value, str name, int low, int high) except -1:
     # comparison operators nor a huge value can steer what indexes the core's arrays.
     cdef int overflow = 0
     cdef long long v
+    if type(value) is int:
+        # Fast path (every push and square query): an exact int in range. Anything
+        # else, errors included, takes the general path below.
+        v = PyLong_AsLongLongAndOverflow(value, &overflow)
+        if not overflow and low <= v <= high:
+            return <int>v
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an int, got bool")
     try:
@@ -93,14 +92,6 @@ cdef inline int check_int(object value, str name, int low, int high) except -1:
     if v < low or v > high:
         raise ValueError(f"{name} must be in {low}..{high}, got {v}")
     return <int>v
-
-
-cdef extern from *:
-    """
-    #define XIANGQI_COUNTER_MAX (1LL << 62)
-    """
-    # The largest FEN counter the history holds (a long long).
-    const long long COUNTER_MAX "XIANGQI_COUNTER_MAX"
 
 
 cdef inline long long check_counter(object value, str name, long long low) except -1:
@@ -295,6 +286,22 @@ cdef class Board:
         self.plies[self.nply].clock = clock
         self.fullmove0 = fullmove - (self.nply + root_side) // 2
 
+    def clocks(self):
+        """The halfmove clock of every history entry, root first (for pickling: a clock
+        set mid-game with set_counters is not what replaying the moves gives)."""
+        return [self.plies[i].clock for i in range(self.nply + 1)]
+
+    def set_clocks(self, object clocks):
+        """Set every history entry's halfmove clock, root first (the inverse of clocks());
+        the sequence must have ply + 1 entries, each 0..2**62. On error nothing changes."""
+        cdef tuple values = tuple(clocks)
+        cdef Py_ssize_t i
+        if len(values) != self.nply + 1:
+            raise ValueError(f"expected {self.nply + 1} clocks, got {len(values)}")
+        checked = [check_counter(v, "halfmove clock", 0) for v in values]
+        for i in range(self.nply + 1):
+            self.plies[i].clock = checked[i]
+
     def copy(self, bint history=True):
         """An independent copy of the position, with its history unless history=False."""
         cdef Board other = Board.__new__(Board)
@@ -361,8 +368,6 @@ cdef class Board:
         cdef int n = self.nply - self.null_base
         if rules is not CHINESE_RULES and rule_set(rules) == 0:
             return self._outcome(repetitions, move_limit)
-        if repetitions is DEFAULT_REPETITIONS and move_limit is DEFAULT_MOVE_LIMIT:
-            return cxa_outcome_code(&self.st, view, n, 3, 120)
         count = check_int(repetitions, "repetitions", 2, 1000)
         limit = check_int(move_limit, "move_limit", 1, 2147483647)
         return cxa_outcome_code(&self.st, view, n, count, limit)
@@ -373,11 +378,8 @@ cdef class Board:
         # The rulings look no further back than the last null move (see push_null).
         cdef PlyRecord* view = self.plies + self.null_base
         cdef int n = self.nply - self.null_base
-        # Fast paths (this runs after every ply of a game): the default arguments
-        # themselves, then exact ints in range; any other value goes through check_int,
-        # which raises the error.
-        if repetitions is DEFAULT_REPETITIONS and move_limit is DEFAULT_MOVE_LIMIT:
-            return outcome_code(&self.st, view, n, 3, 120)
+        # Fast path (this runs after every ply of a game): exact ints in range; any
+        # other value goes through check_int, which converts it or raises the error.
         if type(repetitions) is int and type(move_limit) is int:
             value = PyLong_AsLongLongAndOverflow(repetitions, &overflow)
             if not overflow and 2 <= value <= 1000:
@@ -440,6 +442,16 @@ cdef class Board:
         cdef int mv = move_of(from_square, to_square)
         return bool(legal_move_ee(&self.st, mv))
 
+    def movement_reason(self, from_square, to_square):
+        """Why the move breaks its piece's movement rule, by the second algorithm:
+        (REASON_* code of core/validator.pxd, detail); 0 when it does not. The detail
+        is a public square (the blocking piece) or, for a cannon's screens, a count."""
+        cdef int mv = move_of(from_square, to_square), detail
+        cdef int code = move_reason_ee(&self.st, mv, &detail)
+        if code == REASON_CANNON_SCREENS:
+            return code, detail
+        return code, PUBLIC_OF[detail] if detail else 0
+
     def is_legal(self, from_square, to_square):
         """Is the move legal: the second algorithm, then make, own-king check, unmake."""
         cdef int mv = move_of(from_square, to_square)
@@ -458,22 +470,12 @@ cdef class Board:
     def push(self, from_square, to_square):
         """Play the move if it is legal and return True; otherwise change nothing, return False."""
         cdef int mv = move_of(from_square, to_square)
-        cdef int cap, pc
-        cdef PlyRecord* prev
-        cdef PlyRecord* ply
         if not self._is_legal(mv):
             return False
         self._reserve(self.nply + 2)    # may raise MemoryError; nothing has changed yet
         # From here on no Python code runs, so another thread never sees a half-made move.
-        pc = self.st.squares[mv & 255]
-        cap = make_move(&self.st, mv)
-        prev = &self.plies[self.nply]
-        ply = &self.plies[self.nply + 1]
-        ply.key = key_after_move(prev.key, pc, mv & 255, mv >> 8, cap)
-        ply.move = mv
-        ply.captured = cap
-        ply.clock = 0 if cap else (prev.clock + 1 if prev.clock < COUNTER_MAX else prev.clock)
-        ply.check = in_check(&self.st, self.st.side)
+        push_ply(&self.st, self.plies, self.nply, mv)
+        self.plies[self.nply + 1].check = in_check(&self.st, self.st.side)
         self.nply += 1
         return True
 
@@ -854,22 +856,30 @@ cdef class LegalMoves:
         return generate_legal_moves(&self.board.st, moves)
 
 
-# A type's tp_descr_get slot; the owner type may be NULL, so it is typed PyObject* here.
-ctypedef object (*descr_get_t)(object, object, PyObject*)
+cdef tuple outcome_table():
+    # Position.outcome()'s answer for each core code (termination | winner << 4, winner
+    # 0 draw, 1 Red, 2 Black; 0 while the game goes on is None; terminations up to the
+    # Chinese rules' last, core/cxa.pxd). The values come from
+    # xiangqi.rules (a value module that imports only xiangqi.pieces); Outcome is
+    # frozen, so every call shares them.
+    from xiangqi.rules import _outcome_of_code
+    return tuple(
+        _outcome_of_code(code)
+        if 1 <= code & 15 <= END_CHECK_MATE_THREAT_AND_CHASE and code >> 4 <= 2 else None
+        for code in range(48)
+    )
 
 
-def outcome_method(decode, board_slot):
-    """Build Position.outcome: ask the core for the verdict, return decode(code) or None.
+cdef tuple OUTCOMES = outcome_table()
 
-    A compiled method, so the call after every ply of a game costs no Python frame.
-    decode turns a nonzero code (termination | winner << 4) into an Outcome.
-    board_slot is the descriptor of Position's ``_board`` slot: the method reads the
-    slot through it directly, skipping the attribute lookup by name (the descriptor
-    still checks that self is a Position and that the slot is set).
-    """
-    cdef descr_get_t read_slot = <descr_get_t>Py_TYPE(board_slot).tp_descr_get
-    if read_slot == NULL:
-        raise TypeError(f"board_slot must be a descriptor, got {type(board_slot).__name__}")
+
+@cython.auto_pickle(False)    # Position pickles itself (position.py's __reduce__)
+cdef class PositionBase:
+    """The compiled base of xiangqi.Position: the method called after every ply of a
+    game, which a Python method would slow by its frame (a Python outcome() measured
+    1.40x push + pop; this one 1.27x, benchmarks/callgrind_counts.sh). Position
+    subclasses it; the Board is read from Position's ``_board`` slot by ordinary
+    attribute access."""
 
     def outcome(self, repetitions=3, move_limit=120, rules=DEFAULT_RULES):
         """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
@@ -881,16 +891,12 @@ def outcome_method(decode, board_slot):
         (the default) or "chinese" (xiangqi.Rules). Bad values raise TypeError or
         ValueError.
         """
-        cdef Board board = read_slot(board_slot, self, NULL)
-        cdef int code
+        cdef Board board = self._board
+        if board is None:
+            raise TypeError("this Position has no board")
         if rules is DEFAULT_RULES:
-            code = board._outcome(repetitions, move_limit)
-        else:
-            code = board._outcome_rules(repetitions, move_limit, rules)
-        if code == 0:
-            return None
-        return decode(code)
-    return outcome
+            return OUTCOMES[board._outcome(repetitions, move_limit)]
+        return OUTCOMES[board._outcome_rules(repetitions, move_limit, rules)]
 
 
 def book_tables():

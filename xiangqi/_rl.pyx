@@ -8,14 +8,14 @@ game-end judge are documented there). Functions here check what Python hands
 them, gather board states with the GIL held, then work without it.
 """
 
-from libc.stdlib cimport free, malloc
+from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from xiangqi._core cimport Board
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
-from xiangqi.core.rules cimport PlyRecord, count_occurrences
-from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
-from xiangqi.core.tables cimport init_tables
+from xiangqi.core.history cimport PlyRecord, count_occurrences, push_ply
+from xiangqi.core.state cimport MAX_MOVES, BoardState, unmake_move
 from xiangqi.core.zobrist cimport (
     key_after_move,
     key_from_scratch,
@@ -45,8 +45,8 @@ from xiangqi.core.rl cimport (
     write_piece_planes,
 )
 
-# This extension inlines the core's generator, so it fills its own copy of the tables.
-init_tables()
+from xiangqi.errors import ConcurrentUseError
+
 if init_rl_tables() != NUM_ACTIONS:
     raise ImportError("the action table does not hold 2086 actions")
 
@@ -163,46 +163,24 @@ def legal_mask_batch(list boards not None, unsigned char[:, ::1] out not None):
         free(states)
 
 
-# zobrist.pxd's piece_key(pc, sq) for every piece id and 16x16 square, and side_key(),
-# cached at import: the step updates a key with table reads instead of hashing.
-cdef unsigned long long PIECE_KEYS[48][256]
-cdef unsigned long long SIDE_KEY = side_key()
-
-
-cdef void init_key_cache() noexcept:
-    cdef int pc, sq
-    for pc in range(48):
-        for sq in range(256):
-            PIECE_KEYS[pc][sq] = piece_key(pc, sq) if pc >= 16 else 0
-
-
-init_key_cache()
-
-
-cdef inline unsigned long long move_key(unsigned long long key, int pc, int frm, int to,
-                                        int cap) noexcept nogil:
-    # zobrist.pxd's key_after_move, from the cached keys (a test compares the two).
-    key ^= PIECE_KEYS[pc][frm] ^ PIECE_KEYS[pc][to] ^ SIDE_KEY
-    if cap:
-        key ^= PIECE_KEYS[cap][to]
-    return key
-
-
 def move_key_check(Board board not None):
-    """(from_square * 90 + to_square, key_after_move, move_key) of every legal move of
-    board: the key cache's self-test."""
+    """(from_square * 90 + to_square, key by hashing, key_after_move) of every legal move
+    of board: the constant Zobrist table's self-test (zobrist.pxd's piece_key hashes
+    with SplitMix64; key_after_move, used by every history, reads the table)."""
     cdef int moves[MAX_MOVES]
     cdef BoardState st = board.st
     cdef int n = generate_legal_moves(&st, moves), j, mv, pc, cap
-    cdef unsigned long long key = key_from_scratch(st.squares, st.side)
+    cdef unsigned long long key = key_from_scratch(st.squares, st.side), hashed
     out = []
     for j in range(n):
         mv = moves[j]
         pc = st.squares[mv & 255]
         cap = st.squares[mv >> 8]
-        out.append((public_square(mv & 255) * 90 + public_square(mv >> 8),
-                    key_after_move(key, pc, mv & 255, mv >> 8, cap),
-                    move_key(key, pc, mv & 255, mv >> 8, cap)))
+        hashed = key ^ piece_key(pc, mv & 255) ^ piece_key(pc, mv >> 8) ^ side_key()
+        if cap:
+            hashed ^= piece_key(cap, mv >> 8)
+        out.append((public_square(mv & 255) * 90 + public_square(mv >> 8), hashed,
+                    key_after_move(key, pc, mv & 255, mv >> 8, cap)))
     return out
 
 
@@ -238,12 +216,17 @@ cdef inline unsigned long long next_random(unsigned long long* state) noexcept n
 cdef class VectorCore:
     """State of num_envs games stepped together; xiangqi.rl.VectorEnv is the public face.
 
-    The caller allocates the output buffers (observations (N, 16 * 90) uint8, masks
+    It owns every buffer it reads or writes: the observations (N, 16 * 90) uint8, masks
     (N, NUM_ACTIONS) uint8, rewards (N,) float32, terminations and truncations (N,)
-    uint8); every reset and step overwrites them in place.
+    uint8 are exported read-only by outputs() (a caller cannot make them writeable,
+    so the incremental mask and plane updates never see an edited buffer), and step()
+    copies the caller's actions into its own array before checking them and plays
+    only that copy. One call at a time: a second call while a step or reset runs
+    (from another thread; the step runs without the GIL) raises ConcurrentUseError.
     """
 
     cdef int num_envs, max_plies
+    cdef bint busy              # a call is running (set and tested with the GIL held)
     cdef BoardState start
     cdef BoardState* states
     cdef int* plies             # plies played in each game
@@ -259,13 +242,17 @@ cdef class VectorCore:
     cdef int* legal_count
     cdef unsigned short* placed     # [32 * i + j]: offsets of the ones in game i's piece planes
     cdef int* placed_count
-    cdef unsigned char[:, ::1] obs
-    cdef unsigned char[:, ::1] mask
-    cdef float[::1] rewards
-    cdef unsigned char[::1] terminations
-    cdef unsigned char[::1] truncations
+    cdef short* actions         # step()'s private copy of the caller's actions
+    cdef long long rejected     # the copied value of the action step() refused last
+    # The outputs, exported read-only by outputs().
+    cdef unsigned char* obs
+    cdef unsigned char* mask
+    cdef float* rewards
+    cdef unsigned char* terminations
+    cdef unsigned char* truncations
 
     def __cinit__(self):
+        self.busy = 0
         self.states = NULL
         self.plies = NULL
         self.history = NULL
@@ -276,20 +263,18 @@ cdef class VectorCore:
         self.legal_count = NULL
         self.placed = NULL
         self.placed_count = NULL
+        self.actions = NULL
+        self.obs = NULL
+        self.mask = NULL
+        self.rewards = NULL
+        self.terminations = NULL
+        self.truncations = NULL
 
-    def __init__(self, int num_envs, int max_plies, Board start not None,
-                 unsigned char[:, ::1] obs not None, unsigned char[:, ::1] mask not None,
-                 float[::1] rewards not None, unsigned char[::1] terminations not None,
-                 unsigned char[::1] truncations not None):
+    def __init__(self, int num_envs, int max_plies, Board start not None):
         if self.states != NULL:
             raise RuntimeError("VectorCore is already initialised")
-        if num_envs < 1 or max_plies < 1:
-            raise ValueError("num_envs and max_plies must be >= 1")
-        if (obs.shape[0] != num_envs or obs.shape[1] != BASE_PLANES * PLANE_SIZE
-                or mask.shape[0] != num_envs or mask.shape[1] != NUM_ACTIONS
-                or rewards.shape[0] != num_envs or terminations.shape[0] != num_envs
-                or truncations.shape[0] != num_envs):
-            raise ValueError("output buffers do not fit num_envs")
+        if not 1 <= num_envs <= 1 << 24 or not 1 <= max_plies <= 1 << 24:
+            raise ValueError("num_envs and max_plies must be in 1..2**24")
         self.num_envs = num_envs
         self.max_plies = max_plies
         self.start = start.st
@@ -298,11 +283,6 @@ cdef class VectorCore:
         self.start_ply.captured = 0
         self.start_ply.clock = 0
         self.start_ply.check = in_check(&self.start, self.start.side)
-        self.obs = obs
-        self.mask = mask
-        self.rewards = rewards
-        self.terminations = terminations
-        self.truncations = truncations
         self.states = <BoardState*>malloc(sizeof(BoardState) * num_envs)
         self.plies = <int*>malloc(sizeof(int) * num_envs)
         self.history = <PlyRecord*>malloc(sizeof(PlyRecord) * num_envs * (<size_t>max_plies + 1))
@@ -314,11 +294,19 @@ cdef class VectorCore:
         self.legal_count = <int*>calloc_ints(num_envs)
         self.placed = <unsigned short*>malloc(sizeof(unsigned short) * 32 * num_envs)
         self.placed_count = <int*>calloc_ints(num_envs)
+        self.actions = <short*>malloc(sizeof(short) * num_envs)
+        self.obs = <unsigned char*>calloc(num_envs, BASE_PLANES * PLANE_SIZE)
+        self.mask = <unsigned char*>calloc(num_envs, NUM_ACTIONS)
+        self.rewards = <float*>calloc(num_envs, sizeof(float))
+        self.terminations = <unsigned char*>calloc(num_envs, 1)
+        self.truncations = <unsigned char*>calloc(num_envs, 1)
         if (self.states == NULL or self.plies == NULL or self.history == NULL
                 or self.occurrences == NULL or self.tags == NULL
                 or self.rng == NULL
                 or self.legal == NULL or self.legal_count == NULL or self.placed == NULL
-                or self.placed_count == NULL):
+                or self.placed_count == NULL or self.actions == NULL or self.obs == NULL
+                or self.mask == NULL or self.rewards == NULL or self.terminations == NULL
+                or self.truncations == NULL):
             raise MemoryError()
         self.seed(0)
         self.reset()
@@ -334,19 +322,52 @@ cdef class VectorCore:
         free(self.legal_count)
         free(self.placed)
         free(self.placed_count)
+        free(self.actions)
+        free(self.obs)
+        free(self.mask)
+        free(self.rewards)
+        free(self.terminations)
+        free(self.truncations)
+
+    cdef int enter(self) except -1:
+        # Claim the object for one call (the GIL makes the test and the set one step).
+        if self.states == NULL:
+            raise RuntimeError("VectorCore is not initialised")
+        if self.busy:
+            raise ConcurrentUseError(
+                "this VectorEnv is in use by another thread (a step or reset is running): "
+                "use one VectorEnv per thread, or a lock"
+            )
+        self.busy = 1
+        return 0
+
+    def outputs(self):
+        """(observations, masks, rewards, terminations, truncations) as read-only
+        memoryviews of the core's own buffers, overwritten by every reset and step."""
+        if self.states == NULL:
+            raise RuntimeError("VectorCore is not initialised")
+        return (
+            memoryview(_Output.make(self, self.obs, BASE_PLANES * PLANE_SIZE, b"B", 1)),
+            memoryview(_Output.make(self, self.mask, NUM_ACTIONS, b"B", 1)),
+            memoryview(_Output.make(self, self.rewards, 0, b"f", sizeof(float))),
+            memoryview(_Output.make(self, self.terminations, 0, b"B", 1)),
+            memoryview(_Output.make(self, self.truncations, 0, b"B", 1)),
+        )
 
     def seed(self, unsigned long long seed):
         """Restart every environment's random stream from seed."""
         cdef unsigned long long state = seed
         cdef int i
+        self.enter()
         for i in range(self.num_envs):
             self.rng[i] = splitmix_next(&state) | 1     # xorshift needs a nonzero state
+        self.busy = 0
 
     cdef int refresh_legal(self, int i, bint* checked) noexcept nogil:
         # Clear game i's old mask entries, then list and mark its legal actions; *checked
         # gets whether its side to move is in check.
         cdef short* legal = self.legal + i * MAX_MOVES
-        cdef unsigned char* mask = &self.mask[i, 0]
+        cdef unsigned char* mask = self.mask + <size_t>i * NUM_ACTIONS
         cdef int j, n
         for j in range(self.legal_count[i]):
             mask[legal[j]] = 0
@@ -356,7 +377,7 @@ cdef class VectorCore:
 
     cdef void write_planes(self, int i) noexcept nogil:
         # Observation of game i from its state and history.
-        cdef unsigned char* out = &self.obs[i, 0]
+        cdef unsigned char* out = self.obs + <size_t>i * BASE_PLANES * PLANE_SIZE
         cdef const PlyRecord* now = self.history + <size_t>i * (self.max_plies + 1) + self.plies[i]
         self.placed_count[i] = move_piece_planes(&self.states[i], self.states[i].side, out,
                                                  self.placed + 32 * i, self.placed_count[i])
@@ -373,19 +394,14 @@ cdef class VectorCore:
         self.write_planes(i)
 
     cdef void step_one(self, int i, int a) noexcept nogil:
-        # Play action a in game i, extend its history as Board.push does, judge the end.
+        # Play action a in game i, extend its history with Board.push's push_ply, judge the end.
         cdef BoardState* b = &self.states[i]
         cdef PlyRecord* history = self.history + <size_t>i * (self.max_plies + 1)
         cdef unsigned int* tags = self.tags + <size_t>i * 2 * self.lane
-        cdef int mv = action_to_move(a, b.side), verdict, cap, legal_count, n = self.plies[i]
-        cdef int pc = b.squares[mv & 255]
+        cdef int mv = action_to_move(a, b.side), verdict, legal_count, n = self.plies[i]
         cdef bint checked
-        cap = make_move(b, mv)
-        history[n + 1].key = move_key(history[n].key, pc, mv & 255, mv >> 8, cap)
+        push_ply(b, history, n, mv)    # the history push Board.push makes
         tags[((n + 1) & 1) * self.lane + ((n + 1) >> 1)] = <unsigned int>history[n + 1].key
-        history[n + 1].move = mv
-        history[n + 1].captured = cap
-        history[n + 1].clock = 0 if cap else history[n].clock + 1
         n += 1
         self.plies[i] = n
         self.occurrences[i] = occurrences(history, tags, self.lane, n)
@@ -404,28 +420,50 @@ cdef class VectorCore:
     def reset(self):
         """Every game back to the start position; rewards and flags cleared."""
         cdef int i
+        self.enter()
         with nogil:
             for i in range(self.num_envs):
                 self.legal_count[i] = 0
                 self.placed_count[i] = 0
-                memset(&self.mask[i, 0], 0, NUM_ACTIONS)
-                memset(&self.obs[i, 0], 0, BASE_PLANES * PLANE_SIZE)
+                memset(self.mask + <size_t>i * NUM_ACTIONS, 0, NUM_ACTIONS)
+                memset(self.obs + <size_t>i * BASE_PLANES * PLANE_SIZE, 0,
+                       BASE_PLANES * PLANE_SIZE)
                 self.reset_one(i)
                 self.rewards[i] = 0
                 self.terminations[i] = 0
                 self.truncations[i] = 0
+        self.busy = 0
+
+    cdef int copy_actions(self, const long long[::1] actions) noexcept nogil:
+        # Read each of the caller's actions once into self.actions, checking it against
+        # the game's legal list; returns the first game whose action is not legal
+        # (its value kept in self.rejected) or -1. Only the copy is ever played, so a
+        # caller (or another process) rewriting the buffer meanwhile changes nothing.
+        cdef int i
+        cdef long long a
+        for i in range(self.num_envs):
+            a = actions[i]
+            if not self.is_legal_action(i, a):
+                self.rejected = a
+                return i
+            self.actions[i] = <short>a
+        return -1
 
     def first_illegal(self, const long long[::1] actions not None):
         """Index of the first game whose action is not legal, or -1 (nothing changes)."""
-        cdef int i, bad = -1
+        cdef int bad
         if actions.shape[0] != self.num_envs:
             raise ValueError(f"expected {self.num_envs} actions, got {actions.shape[0]}")
+        self.enter()
         with nogil:
-            for i in range(self.num_envs):
-                if not self.is_legal_action(i, actions[i]):
-                    bad = i
-                    break
+            bad = self.copy_actions(actions)
+        self.busy = 0
         return bad
+
+    @property
+    def rejected_action(self):
+        """The action value step() or first_illegal() last refused, as it read it."""
+        return self.rejected
 
     cdef bint is_legal_action(self, int i, long long a) noexcept nogil:
         # Is a among game i's legal actions? The list (256 bytes a game) stays in cache
@@ -440,14 +478,21 @@ cdef class VectorCore:
         return 0
 
     def step(self, const long long[::1] actions not None):
-        """Play actions[i] in game i; returns the first illegal index (and plays nothing) or -1."""
-        cdef int i, bad = self.first_illegal(actions)
-        if bad >= 0:
-            return bad
+        """Play actions[i] in game i; returns the first illegal index (and plays nothing) or -1.
+
+        The actions are copied and checked first; only the checked copy is played.
+        """
+        cdef int i, bad
+        if actions.shape[0] != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} actions, got {actions.shape[0]}")
+        self.enter()
         with nogil:
-            for i in range(self.num_envs):
-                self.step_one(i, <int>actions[i])
-        return -1
+            bad = self.copy_actions(actions)
+            if bad < 0:
+                for i in range(self.num_envs):
+                    self.step_one(i, self.actions[i])
+        self.busy = 0
+        return bad
 
     def sample_legal(self, long long[::1] out not None):
         """Write a uniformly random legal action of each game into out."""
@@ -455,26 +500,92 @@ cdef class VectorCore:
         cdef unsigned long long r
         if out.shape[0] != self.num_envs:
             raise ValueError(f"expected room for {self.num_envs} actions, got {out.shape[0]}")
+        self.enter()
         with nogil:
             for i in range(self.num_envs):
                 n = self.legal_count[i]
                 r = next_random(&self.rng[i]) >> 32
                 out[i] = self.legal[i * MAX_MOVES + <int>((r * <unsigned long long>n) >> 32)]
+        self.busy = 0
 
     def board(self, int i):
         """A copy of game i's position as a core Board (its history starts there)."""
         if not 0 <= i < self.num_envs:
             raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
-        cdef Board out = Board.__new__(Board)
-        out.st = self.states[i]
-        out._reset_history(self.history[<size_t>i * (self.max_plies + 1) + self.plies[i]].clock)
+        cdef Board out
+        self.enter()
+        try:
+            out = Board.__new__(Board)
+            out.st = self.states[i]
+            out._reset_history(self.history[<size_t>i * (self.max_plies + 1) + self.plies[i]].clock)
+        finally:
+            self.busy = 0
         return out
 
     def counters(self, int i):
         """(plies played, plies since the last capture) of game i."""
         if not 0 <= i < self.num_envs:
             raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
-        return self.plies[i], self.history[<size_t>i * (self.max_plies + 1) + self.plies[i]].clock
+        cdef int plies
+        cdef long long clock
+        self.enter()
+        plies = self.plies[i]
+        clock = self.history[<size_t>i * (self.max_plies + 1) + plies].clock
+        self.busy = 0
+        return plies, clock
+
+
+cdef class _Output:
+    # One of VectorCore's output buffers through the buffer protocol, read-only: the
+    # memoryview holds this object, which holds the VectorCore, so the memory stays
+    # valid, and no consumer (NumPy's setflags(write=True) included) can write to it.
+    cdef VectorCore owner
+    cdef void* buf
+    cdef bytes fmt
+    cdef Py_ssize_t itemsize
+    cdef int ndim
+    cdef Py_ssize_t shape[2]
+    cdef Py_ssize_t strides[2]
+
+    @staticmethod
+    cdef _Output make(VectorCore owner, void* buf, Py_ssize_t width, bytes fmt,
+                      Py_ssize_t itemsize):
+        # width 0: one item per environment (N,); else (N, width).
+        cdef _Output out = _Output.__new__(_Output)
+        out.owner = owner
+        out.buf = buf
+        out.fmt = fmt
+        out.itemsize = itemsize
+        out.shape[0] = owner.num_envs
+        if width:
+            out.ndim = 2
+            out.shape[1] = width
+            out.strides[0] = width * itemsize
+            out.strides[1] = itemsize
+        else:
+            out.ndim = 1
+            out.strides[0] = itemsize
+        return out
+
+    def __getbuffer__(self, Py_buffer* view, int flags):
+        if flags & PyBUF_WRITABLE:
+            raise BufferError("the environment's outputs are read-only; copy them to edit")
+        view.buf = self.buf
+        view.obj = self
+        view.len = self.shape[0] * self.strides[0]
+        view.readonly = 1
+        view.itemsize = self.itemsize
+        view.format = NULL
+        if flags & PyBUF_FORMAT:
+            view.format = self.fmt
+        view.ndim = self.ndim
+        view.shape = self.shape
+        view.strides = self.strides
+        view.suboffsets = NULL
+        view.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer* view):
+        pass
 
 
 cdef inline int* calloc_ints(int n) noexcept:

@@ -17,3 +17,9 @@ class InvalidMoveError(XiangqiError):
 
 class IllegalMoveError(XiangqiError):
     """A well-formed move that is not legal in the given position."""
+
+
+class ConcurrentUseError(XiangqiError, RuntimeError):
+    """One object used by two threads at once where that is not allowed (a VectorEnv
+    stepped or reset while another thread's step runs). Also a RuntimeError: the call
+    was refused and nothing changed; the object stays usable."""

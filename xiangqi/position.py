@@ -35,11 +35,10 @@ from .fen import (
 )
 from .move import MOVES, NULL_MOVE, Move
 from .pieces import _PIECES, Color, Piece, PieceType
-from .rules import _outcome_of_code
 from .squares import SQUARE_NAMES, SquareSet, _square_set, check_square, quote
 
 if TYPE_CHECKING:
-    from .rules import Outcome, Rules
+    from .rules import Rules
 
 _P = TypeVar("_P", bound="Position")
 
@@ -169,7 +168,7 @@ class PseudoLegalMoveView(functools.partial[list[Move]]):
         raise TypeError("a PseudoLegalMoveView is not picklable; pickle its Position")
 
 
-class Position:
+class Position(_core.PositionBase):
     """A xiangqi position: pieces, side to move, counters, and the moves pushed so far.
 
     ``Position()`` is the start position; ``Position(fen)`` any other. Invalid
@@ -179,6 +178,9 @@ class Position:
     public call that changes the position is one core call, so a Position shared
     between threads can be misused (python-chess's contract holds: one object, one
     thread at a time) but never left half-changed.
+
+    ``outcome()`` is inherited from ``xiangqi._core.PositionBase`` (compiled, so the
+    call made after every ply of a game costs no Python frame).
     """
 
     # _legal_moves: the LegalMoveView of _board, or None until first asked for. Both are
@@ -444,8 +446,8 @@ class Position:
         if piece.color != self.turn:
             other = "Black" if side == "Red" else "Red"
             return f"the piece on {SQUARE_NAMES[frm]} is {other}'s and it is {side}'s move"
-        board = self.piece_map()
         if self.is_pseudo_legal(move):
+            board = self.piece_map()
             board[to] = board.pop(frm)
             kings = sorted(sq for sq, p in board.items() if p.piece_type == PieceType.KING)
             facing = kings[0] % 9 == kings[1] % 9 and not any(
@@ -453,7 +455,7 @@ class Position:
             )
             why = " (the kings would face each other)" if facing else ""
             return f"it would leave {side}'s king in check{why}"
-        return _movement_reason(board, piece, frm, to)
+        return _movement_reason(self._board, piece, frm, to)
 
     # -- game state ------------------------------------------------------------
 
@@ -473,26 +475,11 @@ class Position:
         """Not in check but no legal move (困毙): in xiangqi this also loses."""
         return not self.is_check() and not self.has_legal_moves()
 
-    if TYPE_CHECKING:
-
-        def outcome(
-            self, repetitions: int = 3, move_limit: int = 120, rules: Rules | str = "asian"
-        ) -> Outcome | None:
-            """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
-
-            repetitions: how many occurrences of a position rule on a repetition (3 in
-            play; 2 rules at the first repetition, as engines do in search). move_limit:
-            plies without a capture that draw (120 = the 60-move rule); a side's checks
-            beyond its first ten in that stretch do not count (Asian rules). rules:
-            "asian" (the default) or "chinese" (xiangqi.Rules). Bad values raise
-            TypeError or ValueError.
-            """
-
     def is_repetition(self, count: int = 3) -> bool:
         """Has the current position occurred at least count times (since the last capture)?"""
-        if not isinstance(count, int) or isinstance(count, bool):
+        if isinstance(count, bool) or not hasattr(type(count), "__index__"):
             raise TypeError(f"count must be an int, got {type(count).__name__}")
-        return bool(self._board.occurrences() >= count)
+        return bool(self._board.occurrences() >= operator.index(count))
 
     def zobrist_hash(self) -> int:
         """The 64-bit Zobrist key of the pieces and side to move (stable across runs)."""
@@ -805,12 +792,15 @@ class Position:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the class, the position before the pushed moves, those moves (ICCS),
-        the exact counters and any attributes a subclass added."""
+        the exact counters (every history entry's halfmove clock) and any attributes a
+        subclass added."""
         root = self.copy()
         moves = [root.pop().iccs() for _ in range(root._board.ply)]
         state = dict(getattr(self, "__dict__", {}))
         counters = (root.halfmove_clock, root.fullmove_number)
-        return _restore, (type(self), root.fen(), moves[::-1], counters, state)
+        # Every entry's clock: one set mid-game is not what replaying the moves gives.
+        clocks = self._board.clocks()
+        return _restore, (type(self), root.fen(), moves[::-1], counters, state, clocks)
 
     def _key(self) -> tuple[bytes, int]:
         return self._board.codes(), self._board.side
@@ -876,76 +866,43 @@ class Position:
         return board(self, lastmove=self.peek() if self._board.ply else None)
 
 
-if not TYPE_CHECKING:
-    # Position.outcome, compiled: no Python frame in the call made after every ply, and
-    # the _board slot read through its descriptor (made with the class, hence set here).
-    Position.outcome = _core.outcome_method(_outcome_of_code, Position.__dict__["_board"])
+#: Words for the core validator's REASON_* codes (xiangqi/core/validator.pxd), by code:
+#: each takes the piece's name, the side ("Red"/"Black"), from, to and the detail
+#: (a square's name, or a cannon's screen count).
+_REASONS: dict[int, Callable[[str, str, str, str, int], str]] = {
+    2: lambda n, s, f, t, d: "a king moves one point along a rank or file",
+    3: lambda n, s, f, t, d: "a king may not leave its palace",
+    4: lambda n, s, f, t, d: "an advisor moves one point diagonally",
+    5: lambda n, s, f, t, d: "an advisor may not leave its palace",
+    6: lambda n, s, f, t, d: "an elephant moves exactly two points diagonally",
+    7: lambda n, s, f, t, d: "an elephant may not cross the river",
+    8: lambda n, s, f, t, d: f"the elephant's eye on {SQUARE_NAMES[d]} is blocked",
+    9: lambda n, s, f, t, d: "a horse moves one point along a rank or file, then one diagonally",
+    10: lambda n, s, f, t, d: f"the horse's leg on {SQUARE_NAMES[d]} is blocked",
+    11: lambda n, s, f, t, d: f"a {n} moves along a rank or file",
+    12: lambda n, s, f, t, d: f"the {n}'s path is blocked on {SQUARE_NAMES[d]}",
+    13: lambda n, s, f, t, d: (
+        "a cannon captures by jumping exactly one screen, and there "
+        + ("is none" if not d else f"are {d}")
+        + f" between {f} and {t}"
+    ),
+    14: lambda n, s, f, t, d: "a pawn never moves backwards",
+    15: lambda n, s, f, t, d: "a pawn moves one point forward, or sideways once across the river",
+    16: lambda n, s, f, t, d: "a pawn moves sideways only after crossing the river",
+    17: lambda n, s, f, t, d: f"{t} holds {s}'s own piece",
+}
 
 
-def _movement_reason(board: dict[int, Piece], piece: Piece, frm: int, to: int) -> str:
-    """Which movement rule a move of piece from frm to to breaks, on board (by square)."""
+def _movement_reason(board: _core.Board, piece: Piece, frm: int, to: int) -> str:
+    """Which movement rule a move of piece from frm to to breaks: the core validator's
+    reason code, in words."""
+    code, detail = board.movement_reason(frm, to)
+    words = _REASONS.get(code)
     name = piece.piece_type.name.lower()
-    red = piece.color == Color.RED
-    side = "Red" if red else "Black"
-    df, dr = to % 9 - frm % 9, to // 9 - frm // 9
-    forward = dr if red else -dr
-    kind = piece.piece_type
-    own = board.get(to)
-
-    def palace(sq: int) -> bool:
-        return 3 <= sq % 9 <= 5 and (sq // 9 <= 2 if red else sq // 9 >= 7)
-
-    def between() -> list[int]:
-        step = (1 if df > 0 else -1) if dr == 0 else (9 if dr > 0 else -9)
-        return [sq for sq in range(frm + step, to, step) if sq in board]
-
-    if kind == PieceType.KING:
-        if abs(df) + abs(dr) != 1:
-            return "a king moves one point along a rank or file"
-        if not palace(to):
-            return "a king may not leave its palace"
-    elif kind == PieceType.ADVISOR:
-        if not abs(df) == abs(dr) == 1:
-            return "an advisor moves one point diagonally"
-        if not palace(to):
-            return "an advisor may not leave its palace"
-    elif kind == PieceType.ELEPHANT:
-        if not abs(df) == abs(dr) == 2:
-            return "an elephant moves exactly two points diagonally"
-        if (to // 9 >= 5) == red:
-            return "an elephant may not cross the river"
-        eye = (frm + to) // 2
-        if eye in board:
-            return f"the elephant's eye on {SQUARE_NAMES[eye]} is blocked"
-    elif kind == PieceType.HORSE:
-        if sorted((abs(df), abs(dr))) != [1, 2]:
-            return "a horse moves one point along a rank or file, then one diagonally"
-        leg = frm + (df // 2 if abs(df) == 2 else 9 * (dr // 2))
-        if leg in board:
-            return f"the horse's leg on {SQUARE_NAMES[leg]} is blocked"
-    elif kind in (PieceType.ROOK, PieceType.CANNON):
-        if df and dr:
-            return f"a {name} moves along a rank or file"
-        screens = between()
-        if kind == PieceType.ROOK or own is None:
-            if screens:
-                return f"the {name}'s path is blocked on {SQUARE_NAMES[screens[0]]}"
-        elif own.color != piece.color and len(screens) != 1:
-            return (
-                "a cannon captures by jumping exactly one screen, and there "
-                + ("is none" if not screens else f"are {len(screens)}")
-                + f" between {SQUARE_NAMES[frm]} and {SQUARE_NAMES[to]}"
-            )
-    elif kind == PieceType.PAWN:
-        if forward < 0:
-            return "a pawn never moves backwards"
-        if abs(df) + abs(dr) != 1:
-            return "a pawn moves one point forward, or sideways once across the river"
-        if dr == 0 and (frm // 9 <= 4) == red:
-            return "a pawn moves sideways only after crossing the river"
-    if own is not None and own.color == piece.color:
-        return f"{SQUARE_NAMES[to]} holds {side}'s own piece"
-    return f"the {name} on {SQUARE_NAMES[frm]} cannot move to {SQUARE_NAMES[to]}"
+    if words is None:
+        return f"the {name} on {SQUARE_NAMES[frm]} cannot move to {SQUARE_NAMES[to]}"
+    side = "Red" if piece.color == Color.RED else "Black"
+    return words(name, side, SQUARE_NAMES[frm], SQUARE_NAMES[to], detail)
 
 
 def _unpickle(fen: str, moves: list[str]) -> Position:
@@ -959,6 +916,7 @@ def _restore(
     moves: list[str],
     counters: tuple[int, int] | None = None,
     state: dict[str, Any] | None = None,
+    clocks: list[int] | None = None,
 ) -> Position:
     pos = cls.__new__(cls)
     try:
@@ -970,6 +928,8 @@ def _restore(
         pos._board.set_counters(*counters)
     for text in moves:
         pos.push(Move.from_iccs(text))
+    if clocks is not None:
+        pos._board.set_clocks(clocks)
     if state:
         pos.__dict__.update(state)
     return pos

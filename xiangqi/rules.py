@@ -37,10 +37,12 @@ In the order the core tests them:
    * the attacker is a horse or cannon and the victim a rook, or the attacker an
      advisor or elephant and the victim a rook, horse or cannon (a threat against a
      stronger piece counts even when that piece is protected); or
-   * the victim is unprotected: after the capture no unpinned piece of the victim's
-     side can legally take back (a pinned protector, and a king that would step into check or
-     face the other king, are "fake roots"); and if attacker and victim are of one
-     kind, the victim cannot legally take the attacker (a mutual attack is no chase).
+   * the victim is unprotected: after the capture no piece of the victim's side can
+     legally take back (a protector that would expose its king, and a king that would
+     step into check or face the other king, are "fake roots"; a protector pinned only
+     by the capturing piece still protects, since it may take it); and if attacker and
+     victim are of one kind, the victim cannot legally take the attacker (a mutual
+     attack is no chase).
      When the move gave check, every recapture is illegal until the check is answered,
      so protection is then judged as if it were: any piece that reaches the square
      protects (a mate threat with checks is not a chase: WXF's perpetual-kill cases).
@@ -55,7 +57,8 @@ In the order the core tests them:
 
 4. **Move rule** (``MOVE_RULE``, a draw): ``move_limit`` plies (120 = 60 moves)
    without a capture. A side's checks beyond its first ten in that stretch are not
-   counted (the AXF 2017 reading, as in Pikafish); plies played before the position
+   counted, nor are the replies to them: two plies off per excess check (the AXF 2017
+   reading, as Pikafish and Fairy-Stockfish count); plies played before the position
    the history starts from count as plain moves, since their checks are unknown. A
    checkmate on the last ply still wins (rule 1 comes first).
 

@@ -55,6 +55,9 @@ from libc.stdint cimport uint64_t
 
 from xiangqi.core.attacks cimport attackers_of, on_own_half, slot_kind
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
+from xiangqi.core.chase cimport replay_load
+from xiangqi.core.history cimport PlyRecord
+from xiangqi.core.material cimport insufficient_material
 from xiangqi.core.rules cimport (
     END_CHECKMATE,
     END_INSUFFICIENT_MATERIAL,
@@ -63,10 +66,7 @@ from xiangqi.core.rules cimport (
     END_PERPETUAL_CHECK,
     END_REPETITION,
     END_STALEMATE,
-    PlyRecord,
     has_legal_move,
-    insufficient_material,
-    replay_load,
 )
 from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
 

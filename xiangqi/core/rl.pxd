@@ -4,7 +4,8 @@
 # Everything here works on the core's BoardState (see xiangqi/_core.pxd for the
 # 16x16 layout, piece ids and the name legend) and runs without the GIL. It is
 # cimported by the second extension, xiangqi._rl, which therefore holds its own copy
-# of the generator tables (core/tables.pxd) and fills them with init_tables().
+# of the generator tables (core/tables.pxd): read-only C constants, made by the
+# compiler, so the copy needs no initialising and cannot differ from _core's.
 #
 # Views. Every position is seen from the side to move ("the mover"), so that it
 # always looks like Red to move: for Black the ranks are flipped (rank r -> 9 - r,
@@ -37,17 +38,15 @@ from xiangqi.core.movegen cimport (
     is_legal_pseudo,
     mark_threats,
 )
-from xiangqi.core.rules cimport (
+from xiangqi.core.chase cimport (
     RULING_DRAW,
     RULING_LOSS_CHASE,
     RULING_LOSS_CHECK,
     RULING_NONE,
-    PlyRecord,
-    count_occurrences,
-    insufficient_material,
     judge_repetition,
-    move_rule_reached,
 )
+from xiangqi.core.history cimport PlyRecord, count_occurrences
+from xiangqi.core.material cimport insufficient_material, move_rule_reached
 from xiangqi.core.state cimport MAX_MOVES, BoardState
 
 

@@ -19,8 +19,26 @@
 
 from libc.stdint cimport uint64_t
 
+from xiangqi.core.tables cimport PIECE_TYPE, PUBLIC_OF
+
 cdef enum:
     ZOBRIST_SIDE_INDEX = 1261   # generator output number of the side key
+
+cdef extern from *:
+    """
+    /* The generator's outputs 1..1261 as a read-only table made by the compiler
+       (constant expressions; XQ_R* from core/tables.pxd): ZOBRIST_OUTPUT[n - 1]. */
+    #define XQ_SM1(z) (((z) ^ ((z) >> 30)) * 0xBF58476D1CE4E5B9ULL)
+    #define XQ_SM2(z) (((z) ^ ((z) >> 27)) * 0x94D049BB133111EBULL)
+    #define XQ_SM3(z) ((z) ^ ((z) >> 31))
+    #define XQ_SPLITMIX(n) XQ_SM3(XQ_SM2(XQ_SM1((unsigned long long)(n) * 0x9E3779B97F4A7C15ULL)))
+    #define XQ_E_SPLITMIX(i) XQ_SPLITMIX((i) + 1),
+    XQ_TABLE unsigned long long ZOBRIST_OUTPUT[1261] = {
+        XQ_R1024_(XQ_E_SPLITMIX, 0) XQ_R128(XQ_E_SPLITMIX, 1024) XQ_R64(XQ_E_SPLITMIX, 1152)
+        XQ_R32(XQ_E_SPLITMIX, 1216) XQ_R8(XQ_E_SPLITMIX, 1248) XQ_R4(XQ_E_SPLITMIX, 1256)
+        XQ_E_SPLITMIX(1260)};
+    """
+    const unsigned long long ZOBRIST_OUTPUT[1261]
 
 
 cdef inline uint64_t splitmix64(uint64_t n) noexcept nogil:
@@ -64,9 +82,15 @@ cdef inline uint64_t key_from_scratch(const unsigned char* squares, int side) no
     return key
 
 
+cdef inline uint64_t table_key(int pc, int sq) noexcept nogil:
+    # piece_key(pc, sq) read from ZOBRIST_OUTPUT (a test compares the two everywhere).
+    return ZOBRIST_OUTPUT[(PIECE_TYPE[pc] + 7 * ((pc >> 4) - 1)) * 90 + PUBLIC_OF[sq]]
+
+
 cdef inline uint64_t key_after_move(uint64_t key, int pc, int frm, int to, int cap) noexcept nogil:
-    # Key after piece pc moves frm -> to capturing cap (0 if none); the side flips.
-    key ^= piece_key(pc, frm) ^ piece_key(pc, to) ^ side_key()
+    # Key after piece pc moves frm -> to capturing cap (0 if none); the side flips. The
+    # one Zobrist update of every history (Board.push and the VectorEnv step alike).
+    key ^= table_key(pc, frm) ^ table_key(pc, to) ^ ZOBRIST_OUTPUT[ZOBRIST_SIDE_INDEX - 1]
     if cap:
-        key ^= piece_key(cap, to)
+        key ^= table_key(cap, to)
     return key

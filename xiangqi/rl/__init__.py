@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..errors import ConcurrentUseError
 from .actions import ACTIONS, NUM_ACTIONS, action_to_move, mirror_action, move_to_action
 from .planes import (
     chess_v6_layout,
@@ -57,6 +58,7 @@ def raw_env(**kwargs: Any) -> Any:
 
 __all__ = [
     "ACTIONS",
+    "ConcurrentUseError",
     "NUM_ACTIONS",
     "GymEnv",
     "GymVectorEnv",

@@ -21,6 +21,7 @@ Needs the ``rl`` extra (PettingZoo, Gymnasium).
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import gymnasium
@@ -38,7 +39,7 @@ from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
 from .actions import NUM_ACTIONS, action_to_move
-from .planes import _chess_v6_one, num_planes
+from .planes import _check_history, _chess_v6_one, num_planes
 
 
 def judge(position: Position) -> tuple[bool, Color | None]:
@@ -90,7 +91,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
             raise ValueError(f"max_plies must be an int >= 1, got {max_plies!r}")
         self.render_mode = render_mode
         self.max_plies = max_plies
-        self.history = history
+        self.history = _check_history(history)
         self.fen = fen
         self.channels_first = bool(channels_first)
         self.position = Position(fen)
@@ -171,12 +172,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = action_to_move(int(action), self.position.turn)
+        move = action_to_move(action, self.position.turn)  # TypeError for a float or str
         try:
             self.position.push(move)
         except IllegalMoveError as exc:
             raise IllegalMoveError(
-                f"action {int(action)} is not legal for {agent}: {exc}"
+                f"action {operator.index(action)} is not legal for {agent}: {exc}"
             ) from None
         self._plies += 1
         over, winner = judge(self.position)

@@ -65,6 +65,17 @@ def _check_history(history: int) -> int:
     return history
 
 
+def _check_perspective(perspective: Color | None) -> int:
+    # -1 (the side to move's view) for None, else the Color's number; bool refused.
+    if perspective is None:
+        return -1
+    if isinstance(perspective, bool) or not isinstance(perspective, (int, np.integer)):
+        raise TypeError(f"perspective must be a Color or None, got {type(perspective).__name__}")
+    if perspective not in (Color.RED, Color.BLACK):
+        raise ValueError(f"perspective must be Color.RED or Color.BLACK, got {perspective!r}")
+    return int(perspective)
+
+
 def encode_batch(
     positions: Sequence[Position],
     history: int = 0,
@@ -80,12 +91,14 @@ def encode_batch(
     items = _positions(positions)
     planes = num_planes(_check_history(history))
     shape = (len(items), planes, 10, 9)
+    view = _check_perspective(perspective)
     if out is None:
         out = np.empty(shape, dtype=np.uint8)
+    elif not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a NumPy uint8 array, got {type(out).__name__}")
     elif out.dtype != np.uint8 or out.shape != shape or not out.flags.c_contiguous:
         raise ValueError(f"out must be a C-contiguous uint8 array of shape {shape}")
     clocks = np.fromiter((p.halfmove_clock for p in items), dtype=np.int64, count=len(items))
-    view = -1 if perspective is None else int(Color(perspective))
     _rl.encode_batch(
         [p._board for p in items], clocks, history, out.reshape(len(items), planes * 90), view
     )
@@ -111,6 +124,8 @@ def legal_mask_batch(
     shape = (len(items), NUM_ACTIONS)
     if out is None:
         out = np.empty(shape, dtype=np.bool_)
+    elif not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a NumPy bool array, got {type(out).__name__}")
     elif out.dtype != np.bool_ or out.shape != shape or not out.flags.c_contiguous:
         raise ValueError(f"out must be a C-contiguous bool array of shape {shape}")
     _rl.legal_mask_batch([p._board for p in items], out.view(np.uint8))

@@ -7,13 +7,12 @@ the point of view of the side that just moved (+1 it won, -1 it lost by a
 perpetual check or chase, 0 otherwise);
 terminations and truncations bool (N,).
 
-The returned arrays are read-only views of the environment's own buffers and are
-overwritten by the next reset() or step(): copy them to keep them.
+The returned arrays are read-only views of buffers the compiled core owns; NumPy
+cannot make them writeable again (setflags(write=True) raises ValueError). They are
+overwritten by the next reset() or step(): copy them to keep or edit them.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -22,7 +21,6 @@ from .. import _rl
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN, board_fen
 from ..position import Position
-from .actions import NUM_ACTIONS
 from .planes import BASE_PLANES
 
 Observations = tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]
@@ -33,12 +31,6 @@ StepResult = tuple[
     npt.NDArray[np.bool_],
     npt.NDArray[np.bool_],
 ]
-
-
-def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    view = array.view()
-    view.flags.writeable = False
-    return view
 
 
 class VectorEnv:
@@ -55,8 +47,12 @@ class VectorEnv:
 
     Every game starts from ``fen`` (the start position by default) with its ply and
     no-capture counters at 0. ``seed`` seeds the streams of ``sample_legal()``.
-    step() releases the GIL, so separate VectorEnvs can step in separate threads; one
-    VectorEnv must not be stepped from two threads at once.
+    step() releases the GIL, so separate VectorEnvs can step in separate threads. One
+    VectorEnv serves one call at a time: a call made while another thread's step() or
+    reset() runs on it raises ConcurrentUseError (a RuntimeError; nothing changes).
+    step() copies the actions before checking them and plays only that copy, so a
+    buffer rewritten meanwhile (by a thread, or another process through shared
+    memory) never gets an unchecked action played.
     """
 
     def __init__(
@@ -76,26 +72,21 @@ class VectorEnv:
             raise InvalidFenError(f"the start position has no legal move: {fen!r}")
         self.num_envs = num_envs
         self.max_plies = max_plies
-        self._obs = np.zeros((num_envs, BASE_PLANES, 10, 9), dtype=np.uint8)
-        self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
-        self._rewards = np.zeros(num_envs, dtype=np.float32)
-        self._terminations = np.zeros(num_envs, dtype=np.bool_)
-        self._truncations = np.zeros(num_envs, dtype=np.bool_)
-        self._core = _rl.VectorCore(
-            num_envs,
-            max_plies,
-            start._board,
-            self._obs.reshape(num_envs, BASE_PLANES * 90),
-            self._mask.view(np.uint8),
-            self._rewards,
-            self._terminations.view(np.uint8),
-            self._truncations.view(np.uint8),
+        # The FEN move number and side to move at the start: fen() counts from them.
+        self._start_fullmove = start.fullmove_number
+        self._start_side = int(start.turn)
+        self._core = _rl.VectorCore(num_envs, max_plies, start._board)
+        # Read-only views of the core's own buffers (see the module docstring).
+        obs, mask, rewards, terminations, truncations = (
+            np.asarray(m) for m in self._core.outputs()
         )
-        self._views = tuple(
-            _read_only(a)
-            for a in (self._obs, self._mask, self._rewards, self._terminations, self._truncations)
+        self._views: StepResult = (
+            obs.reshape(num_envs, BASE_PLANES, 10, 9),
+            mask.view(np.bool_),
+            rewards,
+            terminations.view(np.bool_),
+            truncations.view(np.bool_),
         )
-        self._actions = np.empty(num_envs, dtype=np.int64)
         if seed is not None:
             self.seed(seed)
 
@@ -129,15 +120,17 @@ class VectorEnv:
         bad = self._core.step(acts)
         if bad >= 0:
             raise IllegalActionError(
-                f"action {int(acts[bad])} is not legal in env {bad} "
+                f"action {self._core.rejected_action} is not legal in env {bad} "
                 f"(legal actions are those with masks[{bad}] True): {self.fen(bad)!r}"
             )
-        return self._views  # type: ignore[return-value]
+        return self._views
 
     def sample_legal(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per game (int64), drawn in C from seeded streams."""
         if out is None:
             out = np.empty(self.num_envs, dtype=np.int64)
+        elif not isinstance(out, np.ndarray):
+            raise TypeError(f"out must be a NumPy int64 array, got {type(out).__name__}")
         self._core.sample_legal(out)
         return out
 
@@ -152,11 +145,17 @@ class VectorEnv:
         return self._views[1]
 
     def fen(self, index: int) -> str:
-        """FEN of game index (the halfmove clock is plies since the last capture)."""
-        board = self._core.board(index)
-        plies, no_capture = self._core.counters(index)
+        """FEN of game index (the halfmove clock is plies since the last capture; the
+        move number counts on from the start FEN's)."""
+        if not isinstance(index, (int, np.integer)) or isinstance(index, bool):
+            raise TypeError(f"index must be an int, got {type(index).__name__}")
+        if not 0 <= index < self.num_envs:
+            raise IndexError(f"env index {index} out of range 0..{self.num_envs - 1}")
+        board = self._core.board(int(index))
+        plies, no_capture = self._core.counters(int(index))
         side = "w" if board.side == 0 else "b"
-        return f"{board_fen(board.codes())} {side} - - {no_capture} {plies // 2 + 1}"
+        number = self._start_fullmove + (plies + self._start_side) // 2
+        return f"{board_fen(board.codes())} {side} - - {no_capture} {number}"
 
     def position(self, index: int) -> Position:
         """Game index as a new Position (without its move history)."""
