@@ -27,7 +27,8 @@ Comparison: pyffish's ``is_optional_game_end('xiangqi', fen, moves) -> (ended, v
 rules repetitions at the third occurrence since the last capture (or pawn move, in some
 versions), value from the side to move's view. Its window is never wider than ours (since
 the last capture), so pyffish can only end a game where our ``is_repetition(3)`` holds: it
-is asked there, and wherever we rule.
+is asked there, and wherever we rule. The classes of difference a large run finds, and
+the side we believe right in each: tests/test_rules_oracle.py's docstring.
 """
 
 from __future__ import annotations

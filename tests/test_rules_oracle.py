@@ -23,9 +23,8 @@ rules do):
 * 15, a moving attacker keeps an attack it already had (a rook stepping along the line
   of a piece it attacks, or following a piece that stepped into its attack, e.g. a rook
   shadowing an advisor that shuttles d0-e1): we call the move idle (the attack is not
-  new, as the Chinese book's 从捉到捉 also holds), FSF a chase, so where that side chases
-  with every other move we rule a draw and FSF a loss. Unsure; we keep ours (a chase is
-  a threat the move creates), and note that FSF's reading is the stricter one.
+  new: WXF diagram 106, and the Chinese book's 从捉到捉 holds the same), FSF a chase,
+  so where that side chases with every other move we rule a draw and FSF a loss. Ours.
 * 11, "entry move" (above): FSF also judges the move into the first occurrence. Ours.
 * 1, a move that closes the kings' file so that an attack becomes legal (a horse steps
   onto the e-file and the advisor may now take the rook on d7): we rule it a new chase,
