@@ -123,6 +123,21 @@ def push_checked(pos: Position, move: Move) -> None:
     """Push move if legal (checking push + pop restores everything), else check the refusal."""
     fen = pos.fen()
     legal = pos.legal_moves()
+    if not move:  # Move.null(): a pass, refused only while the side to move is in check
+        assert not pos.is_legal(move), f"the null move is_legal in {fen!r}"
+        depth = len(pos.move_stack)
+        in_check = pos.is_check()
+        try:
+            pos.push(move)
+        except IllegalMoveError as exc:
+            assert in_check, f"the null move was refused out of check in {fen!r}: {exc}"
+            assert pos.fen() == fen and len(pos.move_stack) == depth
+            return
+        assert not in_check, f"the null move was pushed in check in {fen!r}"
+        assert pos.peek() == move and pos.pop() == move
+        assert pos.fen() == fen, f"push/pop of the null move changed {fen!r} to {pos.fen()!r}"
+        pos.push(move)
+        return
     if move in legal:
         assert pos.is_legal(move), f"{move} in {fen!r}"
         pos.push(move)
