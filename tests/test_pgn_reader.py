@@ -230,6 +230,23 @@ def test_a_bad_game_is_reported_with_its_number_and_the_others_still_read() -> N
     assert games[3].moves == iccs_list("b2e2")
 
 
+@pytest.mark.parametrize("tail", ["", "\n", '\n[Event "x"]\n'])
+def test_a_bad_fen_tag_is_an_error_even_without_move_text(tail: str) -> None:
+    # Found by fuzz/fuzz_records.py: a game of tags only kept an unreadable FEN tag, and
+    # writing it (to_pgn) then raised InvalidFenError.
+    game = read_game('[FEN "3k5/9/9/9/9/9/9/9/9/4K4 w - junk 7"]' + tail)
+    assert game is not None
+    assert "FEN" not in game.tags and game.fen == Position().fen()
+    (error,) = game.errors
+    assert isinstance(error, PgnSyntaxError) and "bad FEN tag" in str(error)
+    assert read_game(game.to_pgn()) is not None
+    with pytest.raises(PgnSyntaxError, match="bad FEN tag"):
+        read_game('[FEN "garbage"]' + tail, strict=True)
+    good = read_game('[FEN "3k5/9/9/9/9/9/9/9/9/4K4 w"]' + tail)
+    assert good is not None and good.errors == []
+    assert good.tags["FEN"] == "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"
+
+
 def test_stray_characters_and_unmatched_parentheses_are_errors() -> None:
     game = read_game("1. h2e2 ) h9g7 }*")
     assert game is not None

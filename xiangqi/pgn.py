@@ -1718,6 +1718,8 @@ class _GameReader:
         return True
 
     def finish(self) -> Game:
+        if not self.in_moves:  # tags and no move text: the FEN tag is checked all the same
+            self.start_moves()
         if self.in_comment:
             self.syntax("unclosed comment", "".join(self.comment_parts))
             self.in_comment = False
