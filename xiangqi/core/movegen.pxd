@@ -32,7 +32,7 @@ from xiangqi.core.state cimport BoardState, MAX_MOVES, OFF_BOARD, make_move, unm
 from xiangqi.core.tables cimport (
     ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT_EYES, ELEPHANT_STEPS, ELEPHANT_ZONE,
     HORSE_ATTACK_LEG, HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE,
-    PAWN_STEPS, PAWN_ZONE, ROOK_DIRS,
+    PAWN_STEPS, PAWN_ZONE, ROOK_DIRS, first_piece,
 )
 
 
@@ -104,9 +104,7 @@ cdef inline int generate_pseudo(BoardState* b, int* moves) noexcept nogil:
                     n += 1
                     to += d
                 if sq[to] != OFF_BOARD:
-                    to += d
-                    while not sq[to]:
-                        to += d
+                    to = first_piece(sq, to, d)     # past the screen
                     if not (sq[to] & side_tag):
                         moves[n] = p | (to << 8)
                         n += 1
@@ -124,18 +122,12 @@ cdef inline int generate_pseudo(BoardState* b, int* moves) noexcept nogil:
 cdef inline bint line_attacked(const BoardState* b, int q, int d, int opp) noexcept nogil:
     # Along direction d from the king on q: is the first piece an enemy rook or the
     # enemy king (facing), or the second piece, behind one screen, an enemy cannon?
-    cdef int sq = q + d, pc
-    while not b.squares[sq]:
-        sq += d
-    pc = b.squares[sq]
+    cdef int sq = first_piece(b.squares, q, d), pc = b.squares[sq]
     if is_piece(pc, opp, 7, 2) or pc == opp:
         return 1
     if pc == OFF_BOARD:
         return 0
-    sq += d
-    while not b.squares[sq]:
-        sq += d
-    return is_piece(b.squares[sq], opp, 9, 2)
+    return is_piece(b.squares[first_piece(b.squares, sq, d)], opp, 9, 2)
 
 
 cdef inline bint in_check(const BoardState* b, int side) noexcept nogil:

@@ -88,6 +88,7 @@ from xiangqi.core.tables cimport (
     PAWN_STEPS,
     PAWN_ZONE,
     ROOK_DIRS,
+    first_piece,
 )
 
 # outcome_code() terminations (xiangqi.rules.Termination uses the same numbers); the
@@ -157,9 +158,7 @@ cdef inline bint has_legal_move(BoardState* b, bint checked) noexcept nogil:
                     if not (sq[to] & side_tag) and safe_after(b, p, to, side, king, quiet):
                         return 1
                 elif sq[to] != OFF_BOARD:
-                    to += d
-                    while not sq[to]:
-                        to += d
+                    to = first_piece(sq, to, d)     # past the screen
                     if not (sq[to] & side_tag) and safe_after(b, p, to, side, king, quiet):
                         return 1
         elif slot >= 5:
