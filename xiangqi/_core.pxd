@@ -27,7 +27,11 @@
 #
 # Three paths exist on purpose: the book reference (the port, readable), the fast
 # path (what the API uses) and the validator (an independent second algorithm);
-# tests set each against the others. Everything else is written once.
+# tests set each against the others. Outside the two oracles (book.pxd, validator.pxd)
+# each movement rule is stated once, in tables.pxd (its XQ_* macros, which build the
+# tables, and its rule functions: horse_leg, elephant_eye, own_half, in_palace,
+# first_piece, pawn_forward); the rooms call those. The specialised copies kept for
+# speed say so where they stand (movegen.mark_threats, rules.has_legal_move).
 #
 # Glossary (Red's name first in each pair):
 #   帅/将 king (general)   仕/士 advisor   相/象 elephant (the book's "Bishop")

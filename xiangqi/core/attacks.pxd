@@ -7,6 +7,7 @@
 #   is_kind(pc, side, kind)            is pc side's piece of that kind           [queries]
 #   on_own_half(sq, side)              tables.pxd's own_half, kept by name       [queries]
 #   attackers_of(board, side, q, out)  side's pieces attacking q -> count        [queries]
+#   king_faces(board, side, q)         the facing-kings rule, for the two below  [queries]
 #   find_king(board, side)             16x16 square of side's king, 0 if none    [queries]
 #   pin_mask(board, p, mask)           where the piece on p may stand -> pinned? [queries]
 #   attacks_from(board, p, out)        points the piece on p attacks -> count    [queries]
@@ -32,7 +33,8 @@
 #   set of points it may stand on without doing so (see pin_mask below).
 
 from xiangqi.core.tables cimport (
-    PIECE_TYPE, elephant_eye, first_piece, horse_leg, in_palace, own_half, pawn_forward,
+    PIECE_TYPE, elephant_eye, first_piece, horse_leg, in_palace, own_half, pawn_attacks,
+    pawn_forward,
 )
 
 
@@ -49,6 +51,15 @@ cdef inline bint is_kind(int pc, int side, int kind) noexcept nogil:
 cdef inline bint on_own_half(int sq, int side) noexcept nogil:
     # Is the on-board point sq on side's half of the river (the rule: tables.own_half)?
     return own_half(sq, side)
+
+
+cdef inline bint king_faces(const unsigned char* board, int side, int q) noexcept nogil:
+    # With nothing between side's king and the point q up or down its file (the caller's
+    # walk ensures it): does the king attack q by facing (将帅对面)? q must be a point of
+    # the other palace where the other king could stand: not one holding another enemy
+    # piece (see the definitions above).
+    return in_palace(q, 1 - side) and not (
+        board[q] and ((board[q] >> 4) - 1) == 1 - side and (board[q] & 15))
 
 
 cdef inline int add(int* out, int n, int sq) noexcept nogil:
@@ -71,12 +82,11 @@ cdef inline int attackers_of(const unsigned char* board, int side, int q,
     cdef int[4] steps = [-16, 16, -1, 1]        # file (up, down), then rank
     cdef int[4] diag = [-17, -15, 15, 17]
     cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
-    # Pawns: from one step behind q (as side moves), or beside q once across the river.
-    if is_kind(board[q - fwd], side, 6):
-        n = add(out, n, q - fwd)
-    for d in range(-1, 2, 2):
-        if is_kind(board[q + d], side, 6) and not on_own_half(q + d, side):
-            n = add(out, n, q + d)
+    # Pawns: one step behind q (as side moves), or beside q (tables.pawn_attacks).
+    for d in range(3):
+        sq = q - fwd if d == 0 else q + 2 * d - 3
+        if is_kind(board[sq], side, 6) and pawn_attacks(sq, q, side):
+            n = add(out, n, sq)
     # Horses: h a jump from q, its leg the point next to h along the jump's long axis.
     for k in range(8):
         h = q + jumps[k]
@@ -106,8 +116,7 @@ cdef inline int attackers_of(const unsigned char* board, int side, int q,
             continue
         if is_kind(board[sq], side, 4):
             n = add(out, n, sq)
-        elif (k < 2 and is_kind(board[sq], side, 0) and in_palace(q, 1 - side)
-              and not (board[q] and ((board[q] >> 4) - 1) == 1 - side and (board[q] & 15))):
+        elif k < 2 and is_kind(board[sq], side, 0) and king_faces(board, side, q):
             n = add(out, n, sq)
         sq = first_piece(board, sq, d)      # behind one screen
         if is_kind(board[sq], side, 5):
@@ -233,14 +242,11 @@ cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexce
     kind = slot_kind(pc)
     if kind == 6:       # pawn: forward, and sideways once across the river
         fwd = pawn_forward(side)
-        if board[p + fwd] != 0xFF:
-            out[n] = p + fwd
-            n += 1
-        if not on_own_half(p, side):
-            for d in range(-1, 2, 2):
-                if board[p + d] != 0xFF:
-                    out[n] = p + d
-                    n += 1
+        for d in range(3):
+            sq = p + fwd if d == 0 else p + 2 * d - 3
+            if board[sq] != 0xFF and pawn_attacks(p, sq, side):
+                out[n] = sq
+                n += 1
     elif kind == 3:     # horse: a jump whose leg (next to p on the long axis) is empty
         for k in range(8):
             sq = p + jumps[k]
@@ -267,9 +273,7 @@ cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexce
                 d = steps[k]
                 sq = p + d
                 while board[sq] != 0xFF:
-                    if (in_palace(sq, 1 - side) and not (
-                            board[sq] and ((board[sq] >> 4) - 1) == 1 - side
-                            and (board[sq] & 15))):
+                    if king_faces(board, side, sq):
                         out[n] = sq
                         n += 1
                     if board[sq]:

@@ -185,6 +185,12 @@ cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) no
     # one piece between them, or an enemy cannon with at most two (one move changes that
     # count by at most one); the leg square of each enemy horse a jump away. In check,
     # every square is hot.
+    # The cannon screen and the facing kings are written here as a count of the pieces
+    # between the king and each enemy rook, cannon or king (0 attacks for a rook or king,
+    # 1 for a cannon), not with first_piece: the map needs every point of the segment
+    # marked and the pieces on it counted up to two, in perft's innermost loop. This is
+    # the one specialised statement of those two rules in production (not measured
+    # against a first_piece version).
     cdef int opp = 32 - 16 * b.side, slot, p, d, sq, between
     # The pawn test of in_check, written out again on purpose: sharing it through one more
     # inline function changed the compiler's inlining and cost 4% of perft's instructions.

@@ -49,8 +49,10 @@ cdef extern from *:
     #define XQ_PALACE(sq) (XQ_COL(sq) >= 6 && XQ_COL(sq) <= 8 && \
         ((XQ_ROW(sq) >= 3 && XQ_ROW(sq) <= 5) || (XQ_ROW(sq) >= 10 && XQ_ROW(sq) <= 12)))
     /* Row counted from the back rank of the half the square is in (palace: 10 for Red). */
-    #define XQ_REL_PALACE(sq) (XQ_ROW(sq) <= 7 ? XQ_ROW(sq) - 3 : XQ_ROW(sq) - 10)
-    #define XQ_REL_HALF(sq) (XQ_ROW(sq) <= 7 ? XQ_ROW(sq) - 3 : XQ_ROW(sq) - 8)
+    /* The river: rows 8..15 (bit 0x80) are Red's half, rows 0..7 Black's. */
+    #define XQ_OWN_HALF(sq, side) (((sq) >> 7) != (side))
+    #define XQ_REL_PALACE(sq) (XQ_OWN_HALF(sq, 1) ? XQ_ROW(sq) - 3 : XQ_ROW(sq) - 10)
+    #define XQ_REL_HALF(sq) (XQ_OWN_HALF(sq, 1) ? XQ_ROW(sq) - 3 : XQ_ROW(sq) - 8)
     /* Advisors: the palace corners and centre. Elephants: the seven points of each half
        two rows and two columns apart, starting on the corner files' middle rows. */
     #define XQ_ADVISOR(sq) (XQ_PALACE(sq) && (XQ_REL_PALACE(sq) + XQ_COL(sq) - 6) % 2 == 0)
@@ -60,9 +62,9 @@ cdef extern from *:
        6, 7 for Black) and anywhere once across the river. */
     #define XQ_PAWN_FILE(sq) ((XQ_COL(sq) - 3) % 2 == 0)
     #define XQ_PAWN_RED(sq) (XQ_ON(sq) \
-        && (XQ_ROW(sq) <= 7 || (XQ_ROW(sq) <= 9 && XQ_PAWN_FILE(sq))))
+        && (!XQ_OWN_HALF(sq, 0) || (XQ_ROW(sq) <= 9 && XQ_PAWN_FILE(sq))))
     #define XQ_PAWN_BLACK(sq) (XQ_ON(sq) \
-        && (XQ_ROW(sq) >= 8 || (XQ_ROW(sq) >= 6 && XQ_PAWN_FILE(sq))))
+        && (!XQ_OWN_HALF(sq, 1) || (XQ_ROW(sq) >= 6 && XQ_PAWN_FILE(sq))))
     #define XQ_PUBLIC(sq) (XQ_ON(sq) ? XQ_COL(sq) - 3 + 9 * (12 - XQ_ROW(sq)) : 255)
     #define XQ_SQUARE(i) ((12 - (i) / 9) * 16 + 3 + (i) % 9)
     /* Piece id 16 + 16 * side + slot -> type: slot 0 king, 1-2 advisors, 3-4
@@ -161,6 +163,8 @@ cdef extern from *:
     const unsigned char PUBLIC_OF[256]
     # The elephant-eye rule as a function (the macro that built ELEPHANT_EYES).
     int XQ_EYE(int frm, int to) noexcept nogil
+    # The river as a function (the macro the zone tables are built with).
+    bint XQ_OWN_HALF(int sq, int side) noexcept nogil
 
 
 cdef inline int to_sq(int square) noexcept nogil:
@@ -189,7 +193,7 @@ cdef inline int elephant_eye(int frm, int to) noexcept nogil:
 
 cdef inline bint own_half(int sq, int side) noexcept nogil:
     # Is the on-board point sq on side's own half of the river? (Red's half has 0x80 set.)
-    return (sq >> 7) != side
+    return XQ_OWN_HALF(sq, side)
 
 
 cdef inline bint in_palace(int sq, int side) noexcept nogil:
@@ -212,3 +216,10 @@ cdef inline int first_piece(const unsigned char* board, int sq, int d) noexcept 
 cdef inline int pawn_forward(int side) noexcept nogil:
     # The step of side's pawn towards the enemy (-16 for Red, +16 for Black).
     return PAWN_STEPS[side][2]
+
+
+cdef inline bint pawn_attacks(int frm, int to, int side) noexcept nogil:
+    # Does side's pawn on frm attack (could it move to) to? One point forward, or one
+    # sideways once it has crossed the river (the table PAWN_ZONE says the same for moves).
+    return to == frm + pawn_forward(side) or (
+        (to == frm - 1 or to == frm + 1) and not own_half(frm, side))
