@@ -1,7 +1,8 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 # Room: check and chase judging of the Asian (AXF) rules over a history: perpetual
-# check, perpetual chase and what "chases" means (see the rules in core/rules.pxd's
-# header). A second rule set judges with its own room beside this one.
+# check (art. 6-8), perpetual chase (art. 15, 18, 19, 28, 29, 32, 36, 40) and what
+# "chases" means: the rules and the articles they come from are in core/rules.pxd's
+# header. A second rule set judges with its own room beside this one.
 #
 # Map (one line per function):
 #   capture_legal(r, frm, to)       may the piece on frm legally take on to? (the one
