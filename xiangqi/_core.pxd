@@ -5,7 +5,8 @@
 # Rooms (dependencies point up this list; each file opens with a map of its functions
 # and the path each belongs to: [book reference], [fast], [validator] or [shared]):
 #   core/tables.pxd     piece kinds; the step, leg, eye and zone tables, computed from
-#                       geometry at import; table storage scheme explained there
+#                       geometry at compile time (storage scheme explained there); the
+#                       movement rules as inline functions, each stated once
 #   core/state.pxd      BoardState (all state of one position), MAX_MOVES, OFF_BOARD;
 #                       clear_board, make_move, unmake_move (shared by every path)
 #   core/book.pxd       the book's routines over typed memoryviews: KnightMove ..
