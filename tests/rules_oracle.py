@@ -9,16 +9,26 @@ The players: each side gets a style for the whole game:
   chaser   prefers a move after which it chases something (by our Board.chased, only a
            steering heuristic: the ruling compared is computed independently by both),
            else a move that saves an attacked piece, else shuffles;
+  hunter   prefers a move whose piece then attacks an enemy piece (not the king) that no
+           enemy piece attacks back (an unprotected piece, by the public attackers():
+           independent of the core's chase judging), else shuffles;
+  fleer    moves an own piece (not the king) that an enemy piece attacks, to a square no
+           enemy piece attacks when it can, else shuffles;
+  idler    moves its king, advisors or elephants (back and forth when it can: idle moves),
+           else shuffles;
   random   any legal move.
 Every style plays a random legal move with some probability, so games wander between
-cycles. Games start from a zero halfmove clock and stop before 100 plies (pyffish applies
-the 50-move rule at 100), at the first ruling of either side, or at no legal move.
+cycles. In a third of the games both sides play an active style (checker, chaser,
+hunter), where mutual chases and mixed cycles come about. Games start from a zero
+halfmove clock and stop before 100 plies (pyffish applies the 50-move rule at 100), at
+the first ruling of either side, or at no legal move.
 
 Comparison: pyffish's ``is_optional_game_end('xiangqi', fen, moves) -> (ended, value)``
 rules repetitions at the third occurrence since the last capture (or pawn move, in some
 versions), value from the side to move's view. Its window is never wider than ours (since
 the last capture), so pyffish can only end a game where our ``is_repetition(3)`` holds: it
-is asked there, and wherever we rule.
+is asked there, and wherever we rule. The classes of difference a large run finds, and
+the side we believe right in each: tests/test_rules_oracle.py's docstring.
 """
 
 from __future__ import annotations
@@ -50,7 +60,9 @@ START_FENS = (
     "5k3/9/9/9/9/1C7/1r7/9/1C7/4K4 w - - 0 1",
     "4k4/9/9/9/4n4/9/5C3/9/4N4/4K4 w - - 0 1",
 )
-STYLES = ("shuffle", "checker", "chaser", "random")
+STYLES = ("shuffle", "checker", "chaser", "hunter", "fleer", "idler", "random")
+ACTIVE = ("checker", "chaser", "hunter")
+IDLE_PIECES = (xiangqi.PieceType.KING, xiangqi.PieceType.ADVISOR, xiangqi.PieceType.ELEPHANT)
 
 
 def iccs_to_ff(text: str) -> str:
@@ -109,6 +121,38 @@ def _chases_after(pos: Position, move: Move) -> bool:
         pos.pop()
 
 
+def _hunts_after(pos: Position, move: Move) -> bool:
+    """After move, does the moved piece attack an enemy piece other than the king that no
+    enemy piece attacks (an unprotected target)?"""
+    them = ~pos.turn
+    pos.push(move)
+    try:
+        for square in pos.attacks(move.to_square):
+            piece = pos.piece_at(square)
+            if (
+                piece is not None
+                and piece.color == them
+                and piece.piece_type != xiangqi.PieceType.KING
+                and not pos.attackers(them, square)
+            ):
+                return True
+        return False
+    finally:
+        pos.pop()
+
+
+def _attacked_own(pos: Position) -> set[int]:
+    """Squares of the side to move's pieces (not the king) that an enemy piece attacks."""
+    us = pos.turn
+    return {
+        square
+        for square, piece in pos.piece_map().items()
+        if piece.color == us
+        and piece.piece_type != xiangqi.PieceType.KING
+        and pos.is_attacked_by(~us, square)
+    }
+
+
 def _pick(pos: Position, style: str, rng: random.Random, legal: list[Move]) -> Move:
     stack = pos.move_stack
     if style == "random" or rng.random() < 0.12:
@@ -125,6 +169,23 @@ def _pick(pos: Position, style: str, rng: random.Random, legal: list[Move]) -> M
         fleeing = [m for m in legal if m.from_square in threatened]
         if fleeing:
             return rng.choice(fleeing)
+    if style == "hunter":
+        hunts = [m for m in legal if _hunts_after(pos, m)]
+        if hunts and rng.random() < 0.7:
+            return rng.choice(hunts)
+    if style == "fleer":
+        attacked = _attacked_own(pos)
+        fleeing = [m for m in legal if m.from_square in attacked]
+        them = ~pos.turn
+        safe = [m for m in fleeing if not pos.is_attacked_by(them, m.to_square)]
+        if safe or fleeing:
+            return rng.choice(safe or fleeing)
+    if style == "idler":
+        idle = [m for m in legal if _piece_type(pos, m) in IDLE_PIECES]
+        if len(stack) >= 4 and stack[-4] in idle:
+            return stack[-4]
+        if idle:
+            return rng.choice(idle)
     if len(stack) >= 4 and stack[-4] in legal:
         return stack[-4]
     if len(stack) >= 2:
@@ -132,6 +193,11 @@ def _pick(pos: Position, style: str, rng: random.Random, legal: list[Move]) -> M
         if back in legal:
             return back
     return rng.choice(legal)
+
+
+def _piece_type(pos: Position, move: Move) -> xiangqi.PieceType | None:
+    piece = pos.piece_at(move.from_square)
+    return None if piece is None else piece.piece_type
 
 
 def _window_has_pawn_move(pos: Position, fen: str, moves: list[str]) -> bool:
@@ -181,7 +247,10 @@ def play(seed: int, games: int, ff: object, max_plies: int = 98) -> Tally:
     for _ in range(games):
         fen = rng.choice(START_FENS)
         pos = Position(fen)
-        styles = (rng.choice(STYLES), rng.choice(STYLES))
+        if rng.random() < 1 / 3:  # both sides active
+            styles = (rng.choice(ACTIVE), rng.choice(ACTIVE))
+        else:
+            styles = (rng.choice(STYLES), rng.choice(STYLES))
         moves: list[str] = []
         tally.games += 1
         for _ply in range(max_plies):

@@ -26,11 +26,12 @@ import pyffish
 import pytest
 from test_engine_fairy import FAIRY, SKIP_REASON
 
-from xiangqi import Move, Position, Termination
+from xiangqi import Move, Position, Rules, Termination
 from xiangqi.__main__ import main
 from xiangqi.engine import EngineError, Limit
 from xiangqi.match import (
     _LIMIT_HAS_CLOCKS,
+    Adjudication,
     EngineSpec,
     Opening,
     TimeControl,
@@ -736,3 +737,72 @@ def test_opening_dataclass_round_trip() -> None:
     assert opening == Opening(START, (Move.from_iccs("h2e2"),))
     assert opening.position() == pos
     assert math.isfinite(SPRT().upper_bound)
+
+
+# The Chinese rule book's 图8 (tests/data/chinese_rules/cases.txt, cxa2020-fig08): a cycle
+# the book rules lost for Red (一将一捉), a draw under the Asian rules (the table's column).
+FIG08_FEN = "3a3R1/3Nck3/3ab4/P4r3/9/8p/2p5n/C3BA2B/4A4/4K4 w - - 0 1"
+FIG08_CYCLE = ["h9h3", "f8f9", "h3h9", "f9f8"]
+
+
+def fig08_twice() -> Position:
+    pos = Position(FIG08_FEN)
+    for text in 2 * FIG08_CYCLE:
+        pos.push_iccs(text)
+    return pos
+
+
+def test_adjudicate_by_the_chosen_rule_set() -> None:
+    pos = fig08_twice()
+    asian = adjudicate(pos)
+    assert asian is not None and (asian.result, asian.termination) == ("1/2-1/2", "repetition")
+    chinese = adjudicate(pos, rules="chinese")
+    assert chinese is not None and chinese.result == "0-1"
+    assert chinese.termination == "check and chase" and "Red loses" in chinese.reason
+    with pytest.raises(ValueError, match="'fide'"):
+        adjudicate(pos, rules="fide")
+    with pytest.raises(ValueError, match="'fide'"):
+        Adjudication(rules="fide")
+    assert Adjudication(rules="chinese").rules is Rules.CHINESE
+
+
+def test_run_match_adjudicates_by_the_chinese_rules_and_names_them() -> None:
+    # Both games open with the book's cycle played twice (the third occurrence): the
+    # runner rules before any engine move, by the rule set asked for.
+    opening = fig08_twice()
+    out = io.StringIO()
+    result = run_match(
+        [scripted(), scripted()], 2, tc="depth=1", openings=[opening], rules="chinese", pgn_out=out
+    )
+    games = list(read_games(out.getvalue()))
+    assert [g.result for g in games] == ["0-1", "0-1"]
+    assert all(g.tags["Termination"] == "check and chase" for g in games)
+    assert all(g.tags["Rules"] == "chinese" for g in games)
+    assert [len(g.moves) for g in games] == [8, 8]
+    assert result.wins == result.losses == 1  # the engines swap colours
+    asian = run_match([scripted(), scripted()], 1, tc="depth=1", openings=[opening])
+    assert asian.games[0].result == "1/2-1/2" and asian.games[0].tags["Rules"] == "asian"
+    with pytest.raises(ValueError, match="'fide'"):
+        run_match([scripted(), scripted()], 1, rules="fide")
+    with pytest.raises(TypeError, match="int"):
+        run_match([scripted(), scripted()], 1, rules=2)  # type: ignore[arg-type]
+
+
+def test_match_command_takes_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from xiangqi.pgn import Game
+
+    book = tmp_path / "book.pgn"
+    book.write_text(Game.from_board(fig08_twice()).to_pgn(), encoding="utf-8")
+    out, results = tmp_path / "m.pgn", tmp_path / "m.json"
+    engine = f"cmd={sys.executable} arg={MATCH_ENGINE}"
+    argv = ["match", "--engine", engine, "--engine", engine, "--games", "2", "--tc", "depth=1"]
+    argv += ["--openings", str(book), "--rules", "chinese"]
+    code = main([*argv, "--pgn", str(out), "--results", str(results)])
+    assert code == 0, capsys.readouterr().err
+    games = list(read_games(out.read_text(encoding="utf-8")))
+    assert [(g.result, g.tags["Rules"]) for g in games] == [("0-1", "chinese")] * 2
+    assert json.loads(results.read_text(encoding="utf-8"))["rules"] == "chinese"
+    with pytest.raises(SystemExit) as exc:  # argparse refuses it before anything runs
+        main([*argv[:-1], "wxf"])
+    assert exc.value.code == 2
+    assert "invalid choice: 'wxf'" in capsys.readouterr().err

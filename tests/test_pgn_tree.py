@@ -313,3 +313,54 @@ def test_from_board_of_a_game_in_progress_has_no_termination() -> None:
     game = Game.from_board(pos)
     assert game.result == "*" and "Termination" not in game.tags
     assert game.outcome() is None
+
+
+# The Chinese rule book's 图8 (tests/data/chinese_rules/cases.txt, cxa2020-fig08): Red's
+# rook alternates a check and a chase (一将一捉), Black's moves include an idle one. The
+# book rules that Red loses; under the Asian rules the same cycle is a draw (the table's
+# "asian" column).
+FIG08_FEN = "3a3R1/3Nck3/3ab4/P4r3/9/8p/2p5n/C3BA2B/4A4/4K4 w - - 0 1"
+FIG08_CYCLE = ["h9h3", "f8f9", "h3h9", "f9f8"]
+
+
+def test_from_board_and_outcome_rule_by_the_chosen_rule_set() -> None:
+    from xiangqi import Position, Rules
+    from xiangqi.pgn import Game, read_game
+
+    pos = Position(FIG08_FEN)
+    for text in 2 * FIG08_CYCLE:
+        pos.push_iccs(text)
+    asian = Game.from_board(pos)
+    assert asian.result == "1/2-1/2" and asian.tags["Termination"] == "repetition"
+    assert "Rules" not in asian.tags  # the default rule set adds no tag
+    game = Game.from_board(pos, rules="chinese")
+    assert game.result == "0-1"  # the book: Red loses
+    assert game.tags["Termination"] == "check and chase"
+    assert game.tags["Rules"] == "chinese"
+    assert game.outcome(rules=Rules.CHINESE) == pos.outcome(rules="chinese")
+    assert game.outcome(rules="chinese") is not None
+    assert game.outcome() == asian.outcome() == pos.outcome()
+    again = read_game(game.to_pgn())
+    assert again is not None
+    assert (again.tags["Rules"], again.tags["Termination"], again.result) == (
+        "chinese",
+        "check and chase",
+        "0-1",
+    )
+
+
+def test_bad_rules_are_refused_naming_the_value() -> None:
+    from xiangqi import Position
+    from xiangqi.pgn import Game
+
+    pos = Position(FIG08_FEN)
+    pos.push_iccs(FIG08_CYCLE[0])
+    game = Game.from_board(pos)
+    before = game.to_pgn()
+    with pytest.raises(ValueError, match="'wxf'"):
+        Game.from_board(pos, rules="wxf")
+    with pytest.raises(TypeError, match="NoneType"):
+        Game.from_board(pos, rules=None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'Chinese'"):
+        game.outcome(rules="Chinese")
+    assert game.to_pgn() == before and len(pos.move_stack) == 1

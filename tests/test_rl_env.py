@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from xiangqi import BLACK, RED, Color, Move, Position, rl
+from xiangqi import BLACK, RED, Color, Move, Position, Rules, rl
 from xiangqi.rules import Termination
 
 MATE_IN_ONE = "3k5/1R7/9/9/9/9/9/9/9/R3K4 w - - 0 1"  # a0a9 mates the king on d9
@@ -72,12 +74,13 @@ class Replay:
         return self.seen[:-1].count(self.key())
 
 
+@pytest.mark.parametrize("rules", ["asian", "chinese"])
 @pytest.mark.parametrize(
     ("fen", "max_plies", "steps"), [(rl.vector.START_FEN, 60, 240), (ENDGAME, 300, 600)]
 )
-def test_vector_env_matches_a_position_replay(fen, max_plies, steps):
+def test_vector_env_matches_a_position_replay(fen, max_plies, steps, rules):
     n = 8
-    env = rl.VectorEnv(n, max_plies=max_plies, seed=2024, fen=fen)
+    env = rl.VectorEnv(n, max_plies=max_plies, seed=2024, fen=fen, rules=rules)
     obs, masks = env.reset()
     games = [Replay(fen) for _ in range(n)]
     seen = {"mate": 0, "draw": 0, "truncated": 0}
@@ -91,7 +94,8 @@ def test_vector_env_matches_a_position_replay(fen, max_plies, steps):
         for i, (game, move) in enumerate(zip(games, moves)):
             mover = game.pos.turn
             game.push(move)
-            outcome = game.pos.outcome()  # the game-end rulings, judged on the Position
+            # The game-end rulings, judged on the Position under the same rules.
+            outcome = game.pos.outcome(rules=rules)
             no_moves = not game.pos.legal_moves()
             assert no_moves == (
                 outcome is not None
@@ -210,6 +214,60 @@ def test_repetition_rulings_end_vector_games(fen, cycle, termination, winner):
     assert (outcome.termination.name, outcome.winner) == (termination, winner)
     assert rewards[0] == (0 if winner is None else 1 if winner == mover else -1)
     assert env.fen(0) == Position(fen).fen()  # restarted
+
+
+def book_cycles() -> list[tuple[str, list[str]]]:
+    """The Chinese rule book's illustrated cycles (tests/data/chinese_rules/cases.txt):
+    (FEN, moves of one cycle)."""
+    cases = Path(__file__).parent / "data" / "chinese_rules" / "cases.txt"
+    out = []
+    for line in cases.read_text(encoding="utf-8").splitlines():
+        fields = [field.strip() for field in line.split(" | ")]
+        if line.strip() and not line.startswith("#") and fields[2] == "cycle":
+            out.append((fields[3], fields[4].split()))
+    return out
+
+
+@pytest.mark.parametrize("rules", ["asian", "chinese"])
+def test_book_cycles_end_vector_games_as_the_position_rules(rules):
+    # Every illustrated cycle of the Chinese rule book, played three times over in one
+    # VectorEnv per cycle and in a Position, both under the same rules: after every move
+    # the env ends the game exactly when the Position's outcome() says it is over, with
+    # the reward of its winner. Under the Chinese rules most cycles lose for one side
+    # (mixed cycles with checks and mate threats included), under the Asian ones many draw.
+    cycles = book_cycles()
+    assert len(cycles) >= 70
+    rulings = Counter()
+    for fen, cycle in cycles:
+        env = rl.VectorEnv(1, fen=fen, rules=rules)
+        env.reset()
+        pos = Position(fen)
+        outcome = None
+        for text in 3 * cycle:
+            mover = pos.turn
+            action = rl.move_to_action(Move.from_iccs(text), mover)
+            pos.push_iccs(text)
+            _, _, rewards, terms, _ = env.step(np.array([action]))
+            outcome = pos.outcome(rules=rules)
+            assert bool(terms[0]) == (outcome is not None), (fen, text)
+            if outcome is not None:
+                winner = outcome.winner
+                assert rewards[0] == (0 if winner is None else 1 if winner == mover else -1)
+                rulings[outcome.termination.name] += 1
+                break
+        assert outcome is not None, fen  # three cycles make a threefold repetition
+    if rules == "chinese":
+        # The Chinese judge's own verdicts were exercised, not only the shared ones.
+        assert rulings["CHECK_AND_CHASE"] and rulings["PERPETUAL_CHASE"]
+        assert rulings["MATE_THREAT_AND_CHASE"]  # the mate-threat test ran in the env too
+
+
+def test_bad_rules_are_refused_naming_the_value():
+    with pytest.raises(ValueError, match="'fide'"):
+        rl.VectorEnv(2, rules="fide")
+    with pytest.raises(TypeError, match="int"):
+        rl.VectorEnv(2, rules=1)  # type: ignore[arg-type]
+    assert rl.VectorEnv(2, rules=Rules.CHINESE).rules is Rules.CHINESE
 
 
 def test_truncation_at_max_plies_resets():

@@ -118,6 +118,7 @@ def _match(args: argparse.Namespace) -> int:
             max_plies=args.max_plies or None,
             draw=args.draw,
             resign=args.resign,
+            rules=args.rules,
             time_margin=args.time_margin,
             sprt=args.sprt,
             pgn_out=pgn,
@@ -290,6 +291,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     match.add_argument("--draw", help='draw adjudication: "movenumber=N movecount=N score=CP"')
     match.add_argument("--resign", help='resign adjudication: "movecount=N score=CP"')
+    match.add_argument(
+        "--rules",
+        choices=("asian", "chinese"),
+        default="asian",
+        help="the rule set the library's rulings adjudicate by (asian; see xiangqi.Rules)",
+    )
     match.add_argument(
         "--time-margin", type=_seconds, default=0.1, help="seconds over the clock (0.1)"
     )

@@ -74,7 +74,5 @@ cdef class Board:
     cdef bint _is_legal(self, int mv) noexcept
     cdef int _reserve(self, int entries) except -1
     cdef void _reset_history(self, long long clock) noexcept
-    cdef int _outcome(self, object repetitions, object move_limit) except -1
+    cdef int _outcome(self, object repetitions, object move_limit, object rules) except -1
     cdef int _pop_null(self) noexcept
-    cdef int _outcome_rules(self, object repetitions, object move_limit,
-                            object rules) except -1

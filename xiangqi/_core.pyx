@@ -354,30 +354,19 @@ cdef class Board:
         move_limit (1..2**31-1) the plies without capture that draw; rules "asian" or
         "chinese". See outcome_code and core/cxa.pxd.
         """
-        if rules is DEFAULT_RULES:
-            return self._outcome(repetitions, move_limit)
-        return self._outcome_rules(repetitions, move_limit, rules)
+        return self._outcome(repetitions, move_limit, rules)
 
-    cdef int _outcome_rules(self, object repetitions, object move_limit,
-                            object rules) except -1:
-        # outcome() under a rule set given by name: the Asian one is _outcome; the
-        # Chinese one is judged by core/cxa.pxd.
-        cdef int count, limit
-        # As _outcome: the rulings look no further back than the last null move.
-        cdef PlyRecord* view = self.plies + self.null_base
-        cdef int n = self.nply - self.null_base
-        if rules is not CHINESE_RULES and rule_set(rules) == 0:
-            return self._outcome(repetitions, move_limit)
-        count = check_int(repetitions, "repetitions", 2, 1000)
-        limit = check_int(move_limit, "move_limit", 1, 2147483647)
-        return cxa_outcome_code(&self.st, view, n, count, limit)
-
-    cdef int _outcome(self, object repetitions, object move_limit) except -1:
-        cdef int count, limit, overflow = 0
+    cdef int _outcome(self, object repetitions, object move_limit, object rules) except -1:
+        # outcome()'s code under the rule set named by rules: the Asian verdict is
+        # core/rules.pxd's outcome_code, the Chinese one core/cxa.pxd's.
+        cdef int count = -1, limit = 0, overflow = 0
         cdef long long value
+        cdef bint chinese = 0
         # The rulings look no further back than the last null move (see push_null).
         cdef PlyRecord* view = self.plies + self.null_base
         cdef int n = self.nply - self.null_base
+        if rules is not DEFAULT_RULES:
+            chinese = rules is CHINESE_RULES or rule_set(rules) == 1
         # Fast path (this runs after every ply of a game): exact ints in range; any
         # other value goes through check_int, which converts it or raises the error.
         if type(repetitions) is int and type(move_limit) is int:
@@ -387,9 +376,13 @@ cdef class Board:
                 value = PyLong_AsLongLongAndOverflow(move_limit, &overflow)
                 if not overflow and 1 <= value <= 2147483647:
                     limit = <int>value
-                    return outcome_code(&self.st, view, n, count, limit)
-        count = check_int(repetitions, "repetitions", 2, 1000)
-        limit = check_int(move_limit, "move_limit", 1, 2147483647)
+                else:
+                    count = -1
+        if count < 0:
+            count = check_int(repetitions, "repetitions", 2, 1000)
+            limit = check_int(move_limit, "move_limit", 1, 2147483647)
+        if chinese:
+            return cxa_outcome_code(&self.st, view, n, count, limit)
         return outcome_code(&self.st, view, n, count, limit)
 
     def chased(self, object side):
@@ -894,9 +887,7 @@ cdef class PositionBase:
         cdef Board board = self._board
         if board is None:
             raise TypeError("this Position has no board")
-        if rules is DEFAULT_RULES:
-            return OUTCOMES[board._outcome(repetitions, move_limit)]
-        return OUTCOMES[board._outcome_rules(repetitions, move_limit, rules)]
+        return OUTCOMES[board._outcome(repetitions, move_limit, rules)]
 
 
 def book_tables():

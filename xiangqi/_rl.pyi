@@ -25,6 +25,7 @@ class VectorCore:
         num_envs: int,
         max_plies: int,
         start: Board,
+        chinese: bool = False,
     ) -> None: ...
     def outputs(
         self,

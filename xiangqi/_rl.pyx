@@ -226,6 +226,7 @@ cdef class VectorCore:
     """
 
     cdef int num_envs, max_plies
+    cdef bint chinese           # judge by the Chinese rules (core/cxa.pxd), not the Asian
     cdef bint busy              # a call is running (set and tested with the GIL held)
     cdef BoardState start
     cdef BoardState* states
@@ -270,13 +271,14 @@ cdef class VectorCore:
         self.terminations = NULL
         self.truncations = NULL
 
-    def __init__(self, int num_envs, int max_plies, Board start not None):
+    def __init__(self, int num_envs, int max_plies, Board start not None, bint chinese=False):
         if self.states != NULL:
             raise RuntimeError("VectorCore is already initialised")
         if not 1 <= num_envs <= 1 << 24 or not 1 <= max_plies <= 1 << 24:
             raise ValueError("num_envs and max_plies must be in 1..2**24")
         self.num_envs = num_envs
         self.max_plies = max_plies
+        self.chinese = chinese
         self.start = start.st
         self.start_ply.key = key_from_scratch(self.start.squares, self.start.side)
         self.start_ply.move = 0
@@ -407,7 +409,8 @@ cdef class VectorCore:
         self.occurrences[i] = occurrences(history, tags, self.lane, n)
         legal_count = self.refresh_legal(i, &checked)
         history[n].check = checked     # the generator's in_check(b, b.side)
-        verdict = judge_end(b, history, n, legal_count, self.occurrences[i], self.max_plies)
+        verdict = judge_end(b, history, n, legal_count, self.occurrences[i], self.max_plies,
+                            self.chinese)
         self.rewards[i] = (1.0 if verdict == MOVER_WINS else
                            -1.0 if verdict == MOVER_LOSES else 0.0)
         self.terminations[i] = verdict != ONGOING and verdict != TRUNCATED

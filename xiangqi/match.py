@@ -23,17 +23,19 @@ Openings (:func:`load_openings`)
     ``end of opening`` in the PGN, as the book plies of cutechess's games carry ``book``.
 Adjudication (:class:`Adjudication`)
     The library's rulings (``Position.outcome()``: mate, stalemate, perpetual check and chase,
-    repetition, the move rule), a draw when both engines' scores stay within
-    ``draw_score`` centipawns for ``draw_count`` moves each after move ``draw_move``, a
-    resignation when an engine's score stays at or below ``-resign_score`` for
-    ``resign_count`` of its moves, and a draw at the ply cap.
+    repetition, the move rule) under the rule set chosen with ``rules`` / ``--rules``
+    (``asian``, the default, or ``chinese``: xiangqi.Rules), a draw when both engines'
+    scores stay within ``draw_score`` centipawns for ``draw_count`` moves each after move
+    ``draw_move``, a resignation when an engine's score stays at or below ``-resign_score``
+    for ``resign_count`` of its moves, and a draw at the ply cap.
 Statistics (:mod:`xiangqi.stats`)
     W/D/L, pentanomial pair counts, Elo and normalized Elo with 95 % intervals, LOS, and an
     optional SPRT that stops the match when its log-likelihood ratio reaches a bound.
 Output
     PGN in game order (Event, Site, Date, Round, Red, Black, Result, TimeControl, Termination,
-    the opening's end, and each engine move's score/depth and time as a comment), a JSON
-    results file (each game and the totals), and a progress line.
+    Rules: the rule set the rulings used, ``asian`` or ``chinese``; the opening's end, and
+    each engine move's score/depth and time as a comment), a JSON results file (each game,
+    the totals and the rule set), and a progress line.
 Faults
     An engine that crashes, sends an illegal or no move, or runs out of time loses the game
     and is restarted for the next one. Ctrl-C (KeyboardInterrupt) stops every game at once,
@@ -65,6 +67,7 @@ from .move import Move
 from .pgn import Game, read_games
 from .pieces import Color
 from .position import Position
+from .rules import Rules, check_rules
 from .stats import SPRT, Estimate, Tally
 
 __all__ = [
@@ -499,7 +502,9 @@ class Adjudication:
     from move draw_move on, a draw when the last draw_count moves of each engine all scored
     within +-draw_score centipawns (draw_count 0: off). resign_count/resign_score: an engine
     whose last resign_count moves scored -resign_score or worse loses (0: off); with
-    resign_two_sided the opponent must agree with +resign_score or better.
+    resign_two_sided the opponent must agree with +resign_score or better. rules: the rule
+    set of the library's rulings, "asian" (the default) or "chinese" (xiangqi.Rules; see
+    Position.outcome), kept as a Rules member.
     """
 
     max_plies: int | None = DEFAULT_MAX_PLIES
@@ -509,10 +514,14 @@ class Adjudication:
     resign_count: int = 0
     resign_score: int = 0
     resign_two_sided: bool = False
+    rules: Rules | str = Rules.ASIAN
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", check_rules(self.rules))
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
+            if field.name == "rules":
+                continue
             if field.name == "resign_two_sided":
                 if not isinstance(value, bool):
                     raise TypeError(f"resign_two_sided must be a bool, got {value!r}")
@@ -547,14 +556,17 @@ class Adjudication:
         return out
 
 
-def adjudicate(pos: Position, max_plies: int | None = DEFAULT_MAX_PLIES) -> GameOver | None:
+def adjudicate(
+    pos: Position, max_plies: int | None = DEFAULT_MAX_PLIES, rules: Rules | str = Rules.ASIAN
+) -> GameOver | None:
     """The ruling on pos (with its move history), or None while the game goes on.
 
-    The project's own rulings decide (``pos.outcome()``: checkmate, stalemate, repetition,
-    perpetual check and chase, the 60-move rule, insufficient material); a game longer
+    The project's own rulings decide (``pos.outcome(rules=rules)``: checkmate, stalemate,
+    repetition, perpetual check and chase (and under the Chinese rules perpetual mate
+    threats and the mixed cycles), the move rule, insufficient material); a game longer
     than max_plies plies is a draw by adjudication.
     """
-    outcome = pos.outcome()
+    outcome = pos.outcome(rules=check_rules(rules))
     if outcome is not None:
         reason = outcome.termination_tag()
         if outcome.winner is not None:
@@ -671,7 +683,7 @@ def play_game(
     #: Seconds a move took beyond the time asked for, per side (decaying maximum).
     overhead = [0.0, 0.0]
     while True:
-        over = adjudicate(pos, rules.max_plies)
+        over = adjudicate(pos, rules.max_plies, rules.rules)
         if over is not None:
             break
         if stop is not None and stop.is_set():
@@ -745,6 +757,7 @@ def play_game(
             break
     game.tags["Result"] = over.result
     game.tags["Termination"] = over.termination
+    game.tags["Rules"] = str(rules.rules)  # the rule set the library's rulings used
     last = game.end_node()
     last.comment = f"{last.comment}; {over.reason}" if last.comment else over.reason
     return game, over
@@ -1151,6 +1164,7 @@ def run_match(
     max_plies: int | None = DEFAULT_MAX_PLIES,
     draw: str | Mapping[str, Any] | None = None,
     resign: str | Mapping[str, Any] | None = None,
+    rules: Rules | str = Rules.ASIAN,
     time_margin: float = DEFAULT_TIME_MARGIN,
     sprt: SPRT | str | None = None,
     pgn_out: TextIO | None = None,
@@ -1169,7 +1183,9 @@ def run_match(
     "sequential" or "random" (shuffled with seed). concurrency K plays K games at once, each
     worker with its own two engine processes. draw and resign: adjudication rules as text
     ("movenumber=40 movecount=8 score=10"; "movecount=3 score=600 twosided=true") or as
-    Adjudication field names. sprt: SPRT or text ("elo0=0 elo1=5 alpha=0.05 beta=0.05"); the
+    Adjudication field names. rules: "asian" (the default) or "chinese" (xiangqi.Rules), the
+    rule set the library's rulings adjudicate by (each game's PGN names it in a Rules
+    tag). sprt: SPRT or text ("elo0=0 elo1=5 alpha=0.05 beta=0.05"); the
     match stops at its bound. PGN goes to pgn_out in game order as games finish; the results
     (JSON) to results_out at the end; a status line to progress (e.g. sys.stderr). On
     KeyboardInterrupt every game stops, every engine is closed or killed, the finished games
@@ -1201,13 +1217,13 @@ def run_match(
         raise TypeError(f"time_margin must be a number of seconds, got {time_margin!r}")
     if not 0 <= time_margin < math.inf:
         raise XiangqiError(f"time_margin must be >= 0 seconds, got {time_margin!r}")
-    fields: dict[str, Any] = {"max_plies": max_plies}
+    fields: dict[str, Any] = {"max_plies": max_plies, "rules": check_rules(rules)}
     for text, kind in ((draw, "draw"), (resign, "resign")):
         if isinstance(text, str):
             fields.update(Adjudication.parse_rule(text, kind))
         elif text is not None:
             fields.update(text)
-    rules = Adjudication(**fields)
+    adjudication = Adjudication(**fields)
     if isinstance(sprt, str):
         sprt = SPRT.parse(sprt)
     book = _openings(openings, opening_plies, opening_format)
@@ -1223,7 +1239,7 @@ def run_match(
         total,
         book,
         order,
-        rules,
+        adjudication,
         float(time_margin),
         sprt,
         pgn_out,
@@ -1268,6 +1284,7 @@ def run_match(
                 event=event,
                 date=runner.date,
                 time_control=[t.pgn() for t in tcs],
+                rules=str(adjudication.rules),
                 planned_games=total,
             )
             json.dump(data, results_out, indent=1)

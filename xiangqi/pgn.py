@@ -77,7 +77,7 @@ from .notation import (
 )
 from .pieces import Color
 from .position import Position
-from .rules import Outcome
+from .rules import Outcome, Rules, check_rules
 
 if typing.TYPE_CHECKING:
     from .ecco import Opening
@@ -495,14 +495,17 @@ class Game(GameNode):
         self.unread: list[str] = []
 
     @classmethod
-    def from_board(cls, pos: Position) -> Game:
+    def from_board(cls, pos: Position, rules: Rules | str = Rules.ASIAN) -> Game:
         """A Game of a Position's moves, from the position before the first of them.
 
-        When the position is ruled over (``pos.outcome()``), the Result tag is set from the
-        ruling and a Termination tag names it ('checkmate', 'perpetual check', ...).
+        When the position is ruled over (``pos.outcome(rules=rules)``), the Result tag is
+        set from the ruling and a Termination tag names it ('checkmate', 'perpetual
+        check', ...). Under the Chinese rules (``rules="chinese"``) a Rules tag says so
+        (``[Rules "chinese"]``); the Asian rules, the default, add no tag.
         """
         if not isinstance(pos, Position):
             raise TypeError(f"from_board() takes a Position, got {type(pos).__name__}")
+        rules = check_rules(rules)
         start = pos.copy()
         moves = start.move_stack
         while start.move_stack:
@@ -510,19 +513,27 @@ class Game(GameNode):
         game = cls(fen=start.fen())
         for move in moves:
             game.add_move(move)
-        outcome = pos.outcome()
+        if rules is Rules.CHINESE:
+            game.tags["Rules"] = rules.value
+        outcome = pos.outcome(rules=rules)
         if outcome is not None:
             game.result = outcome.result()
             game.tags["Termination"] = outcome.termination_tag()
         return game
 
-    def outcome(self, repetitions: int = 3, move_limit: int = 120) -> Outcome | None:
+    def outcome(
+        self, repetitions: int = 3, move_limit: int = 120, rules: Rules | str = Rules.ASIAN
+    ) -> Outcome | None:
         """The rulings on the main line's last position (Position.outcome), None if it goes on.
 
         Only the moves of this game count towards repetitions; the ruling is the rules', not
-        the Result tag's (which says what the record claims).
+        the Result tag's (which says what the record claims). rules: "asian" (the default)
+        or "chinese" (xiangqi.Rules); a Rules tag in the record does not change it.
         """
-        return self._end_position().outcome(repetitions=repetitions, move_limit=move_limit)
+        rules = check_rules(rules)
+        return self._end_position().outcome(
+            repetitions=repetitions, move_limit=move_limit, rules=rules
+        )
 
     def set_opening_tags(self, traditional: bool = False) -> Opening | None:
         """Set the ECCO, Opening and Variation tags from the main line (xiangqi.ecco.tag_game)."""

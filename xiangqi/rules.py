@@ -125,6 +125,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from .errors import XiangqiError
 from .pieces import Color
 
 
@@ -171,6 +172,23 @@ class Rules(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+def check_rules(rules: object) -> Rules:
+    """rules as a Rules member: "asian", "chinese" or a Rules member, else TypeError (not
+    a str) or XiangqiError (a ValueError) quoting the value. For the Python layers that
+    take the same choice as Position.outcome (Game, the match runner, VectorEnv)."""
+    if not isinstance(rules, str):
+        raise TypeError(
+            f"rules must be a str ('asian' or 'chinese', or xiangqi.Rules), "
+            f"got {type(rules).__name__}"
+        )
+    try:
+        return Rules(rules)
+    except ValueError:
+        raise XiangqiError(
+            f"rules must be 'asian' or 'chinese', got {str.__repr__(rules)}"
+        ) from None
 
 
 @dataclass(frozen=True)

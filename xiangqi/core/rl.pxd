@@ -45,6 +45,7 @@ from xiangqi.core.chase cimport (
     RULING_NONE,
     judge_repetition,
 )
+from xiangqi.core.cxa cimport cxa_judge
 from xiangqi.core.history cimport PlyRecord, count_occurrences
 from xiangqi.core.material cimport insufficient_material, move_rule_reached
 from xiangqi.core.state cimport MAX_MOVES, BoardState
@@ -233,17 +234,29 @@ cdef inline int mark_legal_actions(BoardState* b, short* actions, unsigned char*
 
 
 cdef inline int judge_end(BoardState* b, const PlyRecord* plies, int n, int legal_count,
-                          int occurrences, int max_plies) noexcept nogil:
+                          int occurrences, int max_plies, bint chinese) noexcept nogil:
     # The one place that decides how a vectorised game stands after a move: b is the
     # position, plies[0..n] its history (plies[n] describes b), legal_count the new
     # mover's legal moves, occurrences count_occurrences(plies, n). The order and the
-    # rulings are those of rules.pxd's outcome_code (Position.outcome()), reusing the
-    # legal moves and occurrence count the step has already computed.
-    cdef int ruling = RULING_NONE
+    # rulings are those of rules.pxd's outcome_code (Position.outcome()), or with chinese
+    # set of cxa.pxd's cxa_outcome_code (Position.outcome(rules="chinese"): its judge,
+    # cxa_judge, and its move rule, every check counted), reusing the legal moves and
+    # occurrence count the step has already computed.
+    cdef int ruling = RULING_NONE, code
     if legal_count == 0:
         return MOVER_WINS           # checkmate and stalemate both lose for the side to move
     if insufficient_material(b.piece_square):
         return DRAW
+    if chinese:
+        if occurrences >= REPETITIONS:
+            code = cxa_judge(b.squares, b.side, plies, n, REPETITIONS)
+            if code >> 4:           # a winner: 1 + its colour; the mover is 1 - b.side
+                return MOVER_WINS if (code >> 4) - 1 != b.side else MOVER_LOSES
+            if code:
+                return DRAW
+        if plies[n].clock >= NO_CAPTURE_LIMIT:
+            return DRAW
+        return TRUNCATED if n >= max_plies else ONGOING
     if occurrences >= REPETITIONS:
         ruling = judge_repetition(b.squares, b.side, plies, n, REPETITIONS)
         if ruling == RULING_DRAW:

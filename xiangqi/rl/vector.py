@@ -21,6 +21,7 @@ from .. import _rl
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN, board_fen
 from ..position import Position
+from ..rules import Rules, check_rules
 from .planes import BASE_PLANES
 
 Observations = tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]
@@ -41,6 +42,9 @@ class VectorEnv:
     xiangqi.rules: no legal move loses, insufficient material draws, the third
     occurrence of a position rules on the repetition, perpetual check or chase
     losing, 120 plies without a capture draw) and then ``max_plies`` (truncation),
+    under the rule set ``rules``: "asian" (the default) or "chinese" (xiangqi.Rules;
+    the same judge as ``Position.outcome(rules="chinese")``: perpetual mate threats and
+    the mixed cycles lose too, and every check counts towards the move rule),
     and writes the new planes and masks. A finished game restarts at once: the
     observation and mask returned for it are the new game's, the reward,
     termination and truncation the finished one's.
@@ -61,7 +65,9 @@ class VectorEnv:
         max_plies: int = 500,
         seed: int | None = None,
         fen: str = START_FEN,
+        rules: Rules | str = Rules.ASIAN,
     ) -> None:
+        self.rules = check_rules(rules)
         for name, value in (("num_envs", num_envs), ("max_plies", max_plies)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise TypeError(f"{name} must be an int, got {type(value).__name__}")
@@ -75,7 +81,7 @@ class VectorEnv:
         # The FEN move number and side to move at the start: fen() counts from them.
         self._start_fullmove = start.fullmove_number
         self._start_side = int(start.turn)
-        self._core = _rl.VectorCore(num_envs, max_plies, start._board)
+        self._core = _rl.VectorCore(num_envs, max_plies, start._board, self.rules is Rules.CHINESE)
         # Read-only views of the core's own buffers (see the module docstring).
         obs, mask, rewards, terminations, truncations = (
             np.asarray(m) for m in self._core.outputs()
