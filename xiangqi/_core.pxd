@@ -5,7 +5,8 @@
 # Rooms (dependencies point up this list; each file opens with a map of its functions
 # and the path each belongs to: [book reference], [fast], [validator] or [shared]):
 #   core/tables.pxd     piece kinds; the step, leg, eye and zone tables, computed from
-#                       geometry at import; table storage scheme explained there
+#                       geometry at compile time (storage scheme explained there); the
+#                       movement rules as inline functions, each stated once
 #   core/state.pxd      BoardState (all state of one position), MAX_MOVES, OFF_BOARD;
 #                       clear_board, make_move, unmake_move (shared by every path)
 #   core/book.pxd       the book's routines over typed memoryviews: KnightMove ..
@@ -27,7 +28,11 @@
 #
 # Three paths exist on purpose: the book reference (the port, readable), the fast
 # path (what the API uses) and the validator (an independent second algorithm);
-# tests set each against the others. Everything else is written once.
+# tests set each against the others. Outside the two oracles (book.pxd, validator.pxd)
+# each movement rule is stated once, in tables.pxd (its XQ_* macros, which build the
+# tables, and its rule functions: horse_leg, elephant_eye, own_half, in_palace,
+# first_piece, pawn_forward); the rooms call those. The specialised copies kept for
+# speed say so where they stand (movegen.mark_threats, rules.has_legal_move).
 #
 # Glossary (Red's name first in each pair):
 #   帅/将 king (general)   仕/士 advisor   相/象 elephant (the book's "Bishop")

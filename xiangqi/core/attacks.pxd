@@ -5,15 +5,18 @@
 # Map (one line per function):
 #   slot_kind(pc) -> kind              piece id -> king..pawn (0..6)             [queries]
 #   is_kind(pc, side, kind)            is pc side's piece of that kind           [queries]
-#   in_palace(sq, side), on_own_half   zones by row/column arithmetic            [queries]
+#   on_own_half(sq, side)              tables.pxd's own_half, kept by name       [queries]
 #   attackers_of(board, side, q, out)  side's pieces attacking q -> count        [queries]
+#   king_faces(board, side, q)         the facing-kings rule, for the two below  [queries]
 #   find_king(board, side)             16x16 square of side's king, 0 if none    [queries]
 #   pin_mask(board, p, mask)           where the piece on p may stand -> pinned? [queries]
 #   attacks_from(board, p, out)        points the piece on p attacks -> count    [queries]
+#   attacks_point(board, p, q)         does the piece on p attack q?             [queries]
 #
 # Every routine reads only the 16x16 board array (`squares[256]` of the board state:
-# piece id 16 + 16 * side + slot, 0 empty, 0xFF off the board), so this room needs no
-# tables of its own and no other room: zones come from row/column arithmetic.
+# piece id 16 + 16 * side + slot, 0 empty, 0xFF off the board). The movement rules
+# (horse leg, elephant eye and river, palace, pawn by side) come from tables.pxd's
+# rule functions, stated there once; this room adds only the walk along lines.
 # Legend: sq/q (16x16 index), pc (piece id), side (0 Red, 1 Black), d (step).
 #
 # Definitions (the public docs in xiangqi/position.py repeat them):
@@ -29,22 +32,15 @@
 # - A piece is pinned when moving it could expose its own king; its pin mask is the
 #   set of points it may stand on without doing so (see pin_mask below).
 
+from xiangqi.core.tables cimport (
+    PIECE_TYPE, elephant_eye, first_piece, horse_leg, in_palace, own_half, pawn_attacks,
+    pawn_forward,
+)
+
+
 cdef inline int slot_kind(int pc) noexcept nogil:
-    # Piece id -> kind 0..6 (king, advisor, elephant, horse, rook, cannon, pawn).
-    cdef int slot = pc & 15
-    if slot == 0:
-        return 0
-    if slot <= 2:
-        return 1
-    if slot <= 4:
-        return 2
-    if slot <= 6:
-        return 3
-    if slot <= 8:
-        return 4
-    if slot <= 10:
-        return 5
-    return 6
+    # Piece id (or slot) -> kind 0..6 (king, advisor, elephant, horse, rook, cannon, pawn).
+    return PIECE_TYPE[16 + (pc & 15)]
 
 
 cdef inline bint is_kind(int pc, int side, int kind) noexcept nogil:
@@ -52,20 +48,18 @@ cdef inline bint is_kind(int pc, int side, int kind) noexcept nogil:
     return 16 <= pc < 48 and ((pc >> 4) - 1) == side and slot_kind(pc) == kind
 
 
-cdef inline bint in_palace(int sq, int side) noexcept nogil:
-    # One of the nine palace points of side (Red's rows 10..12, Black's rows 3..5).
-    cdef int row = sq >> 4, col = sq & 15
-    if col < 6 or col > 8:
-        return 0
-    if side == 0:
-        return 10 <= row <= 12
-    return 3 <= row <= 5
-
-
 cdef inline bint on_own_half(int sq, int side) noexcept nogil:
-    # Rows 8..12 are Red's half of the river, rows 3..7 Black's.
-    cdef int row = sq >> 4
-    return (8 <= row <= 12) if side == 0 else (3 <= row <= 7)
+    # Is the on-board point sq on side's half of the river (the rule: tables.own_half)?
+    return own_half(sq, side)
+
+
+cdef inline bint king_faces(const unsigned char* board, int side, int q) noexcept nogil:
+    # With nothing between side's king and the point q up or down its file (the caller's
+    # walk ensures it): does the king attack q by facing (将帅对面)? q must be a point of
+    # the other palace where the other king could stand: not one holding another enemy
+    # piece (see the definitions above).
+    return in_palace(q, 1 - side) and not (
+        board[q] and ((board[q] >> 4) - 1) == 1 - side and (board[q] & 15))
 
 
 cdef inline int add(int* out, int n, int sq) noexcept nogil:
@@ -83,38 +77,28 @@ cdef inline int attackers_of(const unsigned char* board, int side, int q,
                              int* out) noexcept nogil:
     # The 16x16 squares of side's pieces that attack q, written to out (room for 32);
     # returns how many. q must be on the board.
-    cdef int n = 0, k, sq, d, h, leg, e, seen
-    cdef int fwd = -16 if side == 0 else 16     # a pawn of side steps forward by fwd
+    cdef int n = 0, k, sq, d, h, e
+    cdef int fwd = pawn_forward(side)           # a pawn of side steps forward by fwd
     cdef int[4] steps = [-16, 16, -1, 1]        # file (up, down), then rank
     cdef int[4] diag = [-17, -15, 15, 17]
     cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
-    # Pawns: from one step behind q (as side moves), or beside q once across the river.
-    if is_kind(board[q - fwd], side, 6):
-        n = add(out, n, q - fwd)
-    for d in range(-1, 2, 2):
-        if is_kind(board[q + d], side, 6) and not on_own_half(q + d, side):
-            n = add(out, n, q + d)
+    # Pawns: one step behind q (as side moves), or beside q (tables.pawn_attacks).
+    for d in range(3):
+        sq = q - fwd if d == 0 else q + 2 * d - 3
+        if is_kind(board[sq], side, 6) and pawn_attacks(sq, q, side):
+            n = add(out, n, sq)
     # Horses: h a jump from q, its leg the point next to h along the jump's long axis.
     for k in range(8):
         h = q + jumps[k]
         if h < 0 or h > 255 or not is_kind(board[h], side, 3):
             continue
-        d = q - h
-        if d == 33 or d == 31:
-            leg = h + 16
-        elif d == -33 or d == -31:
-            leg = h - 16
-        elif d == 18 or d == -14:
-            leg = h + 1
-        else:
-            leg = h - 1
-        if not board[leg]:
+        if not board[horse_leg(h, q)]:
             n = add(out, n, h)
     # Elephants: two diagonal steps away, eye empty, q on side's own half.
     if on_own_half(q, side):
         for k in range(4):
             e = q + 2 * diag[k]
-            if 0 <= e < 256 and is_kind(board[e], side, 2) and not board[q + diag[k]]:
+            if 0 <= e < 256 and is_kind(board[e], side, 2) and not board[elephant_eye(e, q)]:
                 n = add(out, n, e)
     # Advisors and kings: one step inside side's palace.
     if in_palace(q, side):
@@ -127,23 +111,16 @@ cdef inline int attackers_of(const unsigned char* board, int side, int q,
     # the other palace, the facing king); the second, behind one screen, a cannon.
     for k in range(4):
         d = steps[k]
-        sq = q + d
-        seen = 0
-        while board[sq] != 0xFF:
-            if board[sq]:
-                seen += 1
-                if seen == 1:
-                    if is_kind(board[sq], side, 4):
-                        n = add(out, n, sq)
-                    elif (k < 2 and is_kind(board[sq], side, 0) and in_palace(q, 1 - side)
-                          and not (board[q] and ((board[q] >> 4) - 1) == 1 - side
-                                   and (board[q] & 15))):
-                        n = add(out, n, sq)
-                else:
-                    if is_kind(board[sq], side, 5):
-                        n = add(out, n, sq)
-                    break
-            sq += d
+        sq = first_piece(board, q, d)
+        if board[sq] == 0xFF:
+            continue
+        if is_kind(board[sq], side, 4):
+            n = add(out, n, sq)
+        elif k < 2 and is_kind(board[sq], side, 0) and king_faces(board, side, q):
+            n = add(out, n, sq)
+        sq = first_piece(board, sq, d)      # behind one screen
+        if is_kind(board[sq], side, 5):
+            n = add(out, n, sq)
     return n
 
 
@@ -186,7 +163,7 @@ cdef inline bint pin_mask(const unsigned char* board, int p, unsigned char* mask
     # - horse leg: p stands on the leg of an enemy horse that would attack the king;
     #   mask = p and the horse's point.
     # A move of the king itself is never "pinned"; for it the mask is all points.
-    cdef int pc = board[p], side, k, d, sq, opp, kk, h, leg, j
+    cdef int pc = board[p], side, k, d, sq, opp, h, j
     cdef int found[3]
     cdef int count
     cdef bint pinned = 0
@@ -209,12 +186,13 @@ cdef inline bint pin_mask(const unsigned char* board, int p, unsigned char* mask
         d = 16 if p > k else -16
     if d:
         count = 0
-        sq = k + d
-        while board[sq] != 0xFF and count < 3:
-            if board[sq]:
-                found[count] = sq
-                count += 1
-            sq += d
+        sq = k
+        while count < 3:
+            sq = first_piece(board, sq, d)
+            if board[sq] == 0xFF:
+                break
+            found[count] = sq
+            count += 1
         if count >= 1 and found[0] == p and count >= 2:
             if is_kind(board[found[1]], opp, 4) or is_kind(board[found[1]], opp, 0):
                 for j in range(256):
@@ -237,16 +215,7 @@ cdef inline bint pin_mask(const unsigned char* board, int p, unsigned char* mask
         h = k + jumps[j]
         if h < 0 or h > 255 or not is_kind(board[h], opp, 3):
             continue
-        kk = k - h
-        if kk == 33 or kk == 31:
-            leg = h + 16
-        elif kk == -33 or kk == -31:
-            leg = h - 16
-        elif kk == 18 or kk == -14:
-            leg = h + 1
-        else:
-            leg = h - 1
-        if leg == p:
+        if horse_leg(h, k) == p:
             for sq in range(256):
                 line[sq] = 0
             line[p] = 1
@@ -263,7 +232,7 @@ cdef inline bint pin_mask(const unsigned char* board, int p, unsigned char* mask
 cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexcept nogil:
     # The 16x16 points the piece on p attacks, written to out (room for 32); returns
     # how many (0 for an empty point). Same definition as attackers_of above.
-    cdef int pc = board[p], side, kind, n = 0, k, d, sq, leg, e, seen, fwd
+    cdef int pc = board[p], side, kind, n = 0, k, d, sq, e, stop, fwd
     cdef int[4] steps = [-16, 16, -1, 1]
     cdef int[4] diag = [-17, -15, 15, 17]
     cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
@@ -272,37 +241,25 @@ cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexce
     side = (pc >> 4) - 1
     kind = slot_kind(pc)
     if kind == 6:       # pawn: forward, and sideways once across the river
-        fwd = -16 if side == 0 else 16
-        if board[p + fwd] != 0xFF:
-            out[n] = p + fwd
-            n += 1
-        if not on_own_half(p, side):
-            for d in range(-1, 2, 2):
-                if board[p + d] != 0xFF:
-                    out[n] = p + d
-                    n += 1
+        fwd = pawn_forward(side)
+        for d in range(3):
+            sq = p + fwd if d == 0 else p + 2 * d - 3
+            if board[sq] != 0xFF and pawn_attacks(p, sq, side):
+                out[n] = sq
+                n += 1
     elif kind == 3:     # horse: a jump whose leg (next to p on the long axis) is empty
         for k in range(8):
             sq = p + jumps[k]
             if sq < 0 or sq > 255 or board[sq] == 0xFF:
                 continue
-            d = sq - p
-            if d == 33 or d == 31:
-                leg = p + 16
-            elif d == -33 or d == -31:
-                leg = p - 16
-            elif d == 18 or d == -14:
-                leg = p + 1
-            else:
-                leg = p - 1
-            if not board[leg]:
+            if not board[horse_leg(p, sq)]:
                 out[n] = sq
                 n += 1
     elif kind == 2:     # elephant: two diagonal steps, eye empty, on its own half
         for k in range(4):
             e = p + 2 * diag[k]
             if (0 <= e < 256 and board[e] != 0xFF and on_own_half(e, side)
-                    and not board[p + diag[k]]):
+                    and not board[elephant_eye(p, e)]):
                 out[n] = e
                 n += 1
     elif kind == 1 or kind == 0:    # advisor and king: one step inside its palace
@@ -316,9 +273,7 @@ cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexce
                 d = steps[k]
                 sq = p + d
                 while board[sq] != 0xFF:
-                    if (in_palace(sq, 1 - side) and not (
-                            board[sq] and ((board[sq] >> 4) - 1) == 1 - side
-                            and (board[sq] & 15))):
+                    if king_faces(board, side, sq):
                         out[n] = sq
                         n += 1
                     if board[sq]:
@@ -327,15 +282,30 @@ cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexce
     else:               # rook: up to the first piece; cannon: past exactly one screen
         for k in range(4):
             d = steps[k]
-            sq = p + d
-            seen = 0
-            while board[sq] != 0xFF:
-                if kind == 4 or seen == 1:
-                    out[n] = sq
-                    n += 1
-                if board[sq]:
-                    seen += 1
-                    if seen == (1 if kind == 4 else 2):
-                        break
+            sq = p
+            if kind == 5:
+                sq = first_piece(board, p, d)   # the screen
+                if board[sq] == 0xFF:
+                    continue
+            stop = first_piece(board, sq, d)
+            sq += d
+            while sq != stop:
+                out[n] = sq
+                n += 1
                 sq += d
+            if board[stop] != 0xFF:
+                out[n] = stop
+                n += 1
     return n
+
+
+cdef inline bint attacks_point(const unsigned char* board, int p, int q) noexcept nogil:
+    # Does the piece on p attack q (q in attacks_from(board, p))? The chase judges' one
+    # "could this piece take there" test: its movement rule alone, the target's colour
+    # and the mover's king safety being the caller's business.
+    cdef int out[32]
+    cdef int n = attacks_from(board, p, out), i
+    for i in range(n):
+        if out[i] == q:
+            return 1
+    return 0

@@ -1,13 +1,13 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 # Room: check and chase judging of the Asian (AXF) rules over a history: perpetual
-# check, perpetual chase and what "chases" means (see the rules in core/rules.pxd's
-# header). A second rule set judges with its own room beside this one.
+# check (art. 6-8), perpetual chase (art. 15, 18, 19, 28, 29, 32, 36, 40) and what
+# "chases" means: the rules and the articles they come from are in core/rules.pxd's
+# header. A second rule set judges with its own room beside this one.
 #
 # Map (one line per function):
-#   reaches(b, frm, to)             movement rule alone on a bare board (the chase judge's
-#                                   own model; tests set it against the generator)
-#   king_attacked(r, side)          side's king attacked or facing the other king
-#   capture_legal / defended_after / reached_after   protection ("roots", real or fake)
+#   capture_legal(r, frm, to)       may the piece on frm legally take on to? (the one
+#                                   such test; cxa.pxd uses it too)
+#   defended_after / reached_after  protection ("roots", real or fake)
 #   chase_pairs / chased_now / new_chases            who chases whom, and newly
 #   horse_pinned_rooks(r, side)     rooks that block a horse's leg aimed at their king
 #   judge_repetition(...)           RULING_* at a repeated position
@@ -15,8 +15,13 @@
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
+# No movement rule is written here: "reaches" is attacks.pxd's attacks_point, "in check"
+# movegen.pxd's in_check, both built on tables.pxd's rule functions.
+from xiangqi.core.attacks cimport attacks_point as reaches, slot_kind
 from xiangqi.core.history cimport PlyRecord
+from xiangqi.core.movegen cimport in_check
 from xiangqi.core.state cimport OFF_BOARD, BoardState, make_move, unmake_move
+from xiangqi.core.tables cimport own_half
 
 # judge_repetition results, from the view of the side to move (like the engines').
 cdef enum:
@@ -31,59 +36,9 @@ cdef enum:
     RULES_MAX_SPAN = 4096   # longest span analysed for chases (plies); longer: checks only
 
 
-cdef inline int type_of_slot(int slot) noexcept nogil:
-    # slot 0 king, 1-2 advisor, 3-4 elephant, 5-6 horse, 7-8 rook, 9-10 cannon, 11-15 pawn
-    return 6 if slot >= 11 else (slot + 1) >> 1
-
-
-cdef inline bint in_palace(int sq) noexcept nogil:
-    cdef int row = sq >> 4, col = sq & 15
-    return 6 <= col <= 8 and (row <= 5 or row >= 10) and 3 <= row <= 12
-
-
 cdef inline bint pawn_crossed(int side, int sq) noexcept nogil:
-    # Rows 8..12 (bit 0x80) are Red's half; a pawn has crossed on the other half.
-    return (sq & 0x80) == 0 if side == 0 else (sq & 0x80) != 0
-
-
-cdef inline bint reaches(const unsigned char* b, int frm, int to) noexcept nogil:
-    # Could the piece on frm move to (or capture on) the occupied or empty square to,
-    # by its movement rule alone? The target's colour is the caller's business.
-    cdef int pc = b[frm], pt = type_of_slot(pc & 15), side = pc >> 5
-    cdef int dr = (to >> 4) - (frm >> 4), dc = (to & 15) - (frm & 15)
-    cdef int adr = dr if dr >= 0 else -dr, adc = dc if dc >= 0 else -dc
-    cdef int step, s, between
-    if pt == 0:
-        return adr + adc == 1 and in_palace(to)
-    if pt == 1:
-        return adr == 1 and adc == 1 and in_palace(to)
-    if pt == 2:
-        return adr == 2 and adc == 2 and ((frm ^ to) & 0x80) == 0 and b[(frm + to) >> 1] == 0
-    if pt == 3:
-        if adr == 2 and adc == 1:
-            return b[frm + 8 * dr] == 0
-        if adr == 1 and adc == 2:
-            return b[frm + dc // 2] == 0
-        return 0
-    if pt == 6:
-        if dc == 0 and dr == (-1 if side == 0 else 1):
-            return 1
-        return dr == 0 and adc == 1 and pawn_crossed(side, frm)
-    # rook or cannon
-    if dr == 0 and dc != 0:
-        step = 1 if dc > 0 else -1
-    elif dc == 0 and dr != 0:
-        step = 16 if dr > 0 else -16
-    else:
-        return 0
-    between = 0
-    s = frm + step
-    while s != to:
-        between += b[s] != 0
-        s += step
-    if pt == 4:
-        return between == 0
-    return between == (1 if b[to] else 0)
+    # Has side's pawn on sq crossed the river?
+    return not own_half(sq, side)
 
 
 cdef inline void replay_load(BoardState* r, const unsigned char* squares) noexcept nogil:
@@ -98,33 +53,14 @@ cdef inline void replay_load(BoardState* r, const unsigned char* squares) noexce
             r.piece_square[pc] = sq
 
 
-cdef inline bint king_attacked(const BoardState* r, int side) noexcept nogil:
-    # Is side's king attacked by any enemy piece, or facing the enemy king?
-    cdef int k = r.piece_square[16 + 16 * side], enemy = 32 - 16 * side
-    cdef int i, s, ek
-    if not k:
-        return 0
-    for i in range(1, 16):
-        s = r.piece_square[enemy + i]
-        if s and reaches(r.squares, s, k):
-            return 1
-    ek = r.piece_square[enemy]
-    if ek and ((ek ^ k) & 15) == 0:
-        s = k + (16 if ek > k else -16)
-        while s != ek and r.squares[s] == 0:
-            s += 16 if ek > k else -16
-        return s == ek
-    return 0
-
-
 cdef inline bint capture_legal(BoardState* r, int frm, int to) noexcept nogil:
     # May the piece on frm legally take the piece on to (its own king safe afterwards)?
-    cdef int mover = r.squares[frm] >> 5, cap
+    cdef int mover = (r.squares[frm] >> 4) - 1, cap
     cdef bint ok
     if not reaches(r.squares, frm, to):
         return 0
     cap = make_move(r, frm | (to << 8))
-    ok = not king_attacked(r, mover)
+    ok = not in_check(r, mover)
     unmake_move(r, frm | (to << 8), cap)
     return ok
 
@@ -170,7 +106,7 @@ cdef inline void chase_pairs(BoardState* r, int side, unsigned int* pairs,
     cdef int base = 16 + 16 * side, enemy = 32 - 16 * side
     cdef int i, j, a, v, at, vt
     cdef unsigned int found, hit, faked
-    cdef bint checked = king_attacked(r, 1 - side)
+    cdef bint checked = in_check(r, 1 - side)
     for i in range(16):
         pairs[i] = 0
         attacks[i] = 0
@@ -179,7 +115,7 @@ cdef inline void chase_pairs(BoardState* r, int side, unsigned int* pairs,
         a = r.piece_square[base + i]
         if not a:
             continue
-        at = type_of_slot(i)
+        at = slot_kind(i)
         found = 0
         hit = 0
         faked = 0
@@ -187,7 +123,7 @@ cdef inline void chase_pairs(BoardState* r, int side, unsigned int* pairs,
             v = r.piece_square[enemy + j]
             if not v:
                 continue
-            vt = type_of_slot(j)
+            vt = slot_kind(j)
             if vt == 6 and not pawn_crossed(1 - side, v):
                 continue
             if not capture_legal(r, a, v):

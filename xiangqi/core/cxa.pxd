@@ -5,7 +5,6 @@
 # Map (one line per function; [rules]; everything but cxa_outcome_code's cheap tests runs
 # only when a repetition is judged):
 #   cxa_value(pc, sq)                   material value on the book's scale (1999 25.3)
-#   cxa_capture_legal(r, frm, to)       may the piece on frm legally take on to?
 #   cxa_see(r, sq, side, depth)         what side wins by a capture sequence on sq (>= 0)
 #   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
@@ -20,7 +19,8 @@
 #   cxa_outcome_code(b, plies, n, count, limit)  the whole verdict under the Chinese rules
 #
 # Nothing here knows how a piece moves: attacks come from attacks.pxd (attackers_of),
-# legality from movegen.pxd (in_check, generate_legal_moves), play from state.pxd, and
+# legality from movegen.pxd (in_check, generate_legal_moves) and from chase.pxd's
+# capture_legal (the one "may this piece take there" test), play from state.pxd, and
 # the history, legal-move and material tests from rules.pxd.
 #
 # The kinds of move (2020 24.1-24.8) and how each is decided here (the readings are
@@ -55,7 +55,7 @@ from libc.stdint cimport uint64_t
 
 from xiangqi.core.attacks cimport attackers_of, on_own_half, slot_kind
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
-from xiangqi.core.chase cimport replay_load
+from xiangqi.core.chase cimport capture_legal, replay_load
 from xiangqi.core.history cimport PlyRecord
 from xiangqi.core.material cimport insufficient_material
 from xiangqi.core.rules cimport (
@@ -107,16 +107,6 @@ cdef inline int cxa_value(int pc, int sq) noexcept nogil:
     return 2
 
 
-cdef inline bint cxa_capture_legal(BoardState* r, int frm, int to) noexcept nogil:
-    # The piece on frm attacks to (attackers_of); is taking there legal (its king safe)?
-    cdef int side = (r.squares[frm] >> 4) - 1, cap, mv = frm | (to << 8)
-    cdef bint ok
-    cap = make_move(r, mv)
-    ok = not in_check(r, side)
-    unmake_move(r, mv, cap)
-    return ok
-
-
 cdef inline int cxa_see(BoardState* r, int sq, int side, int depth) noexcept nogil:
     # What side wins by capturing on sq, each side taking with its least valuable legal
     # attacker and free to stop, for at most depth captures (a static exchange; >= 0).
@@ -129,7 +119,7 @@ cdef inline int cxa_see(BoardState* r, int sq, int side, int depth) noexcept nog
     for i in range(n):
         a = out[i]
         v = cxa_value(r.squares[a], a)
-        if v < best_v and cxa_capture_legal(r, a, sq):
+        if v < best_v and capture_legal(r, a, sq):
             best = a
             best_v = v
     if best < 0:
@@ -156,9 +146,9 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
     for i in range(n):
         a = out[i]
         kind = slot_kind(r.squares[a])
-        if kind == 0 or kind == 6 or not cxa_capture_legal(r, a, sq):
+        if kind == 0 or kind == 6 or not capture_legal(r, a, sq):
             continue
-        if a == moved and slot_kind(r.squares[sq]) == kind and cxa_capture_legal(r, sq, a):
+        if a == moved and slot_kind(r.squares[sq]) == kind and capture_legal(r, sq, a):
             mv = sq | (a << 8)
             cap = make_move(r, mv)
             net = cxa_value(cap, a) - cxa_see(r, a, side, CXA_SEE_FULL)

@@ -6,7 +6,8 @@
 #   push_ply(b, plies, n, mv)     the one history push: plays mv, writes plies[n + 1]
 #                                 (key, move, captured, clock); the caller sets .check
 #   count_occurrences(plies, n)   times the current position occurred since the last
-#                                 capture (AXF: "the same position repeated")
+#                                 capture (the Asian rules' art. 5: moves "that return to
+#                                 the same state"; articles: see core/rules.pxd)
 
 from libc.stdint cimport uint64_t
 

@@ -49,6 +49,7 @@ from xiangqi.core.cxa cimport cxa_judge
 from xiangqi.core.history cimport PlyRecord, count_occurrences
 from xiangqi.core.material cimport insufficient_material, move_rule_reached
 from xiangqi.core.state cimport MAX_MOVES, BoardState
+from xiangqi.core.tables cimport ADVISOR_ZONE, ELEPHANT_ZONE, PIECE_TYPE, SQUARE_OF
 
 
 cdef enum:
@@ -94,14 +95,6 @@ cdef extern from *:
     unsigned char PLANE_OF "xq_rl_plane_of"[2][48]
 
 
-cdef inline bint elephant_point(int view) noexcept nogil:
-    # One of the seven elephant points of either half (c0 g0 a2 e2 i2 c4 g4 and mirrors).
-    cdef int f = view % 9, r = view // 9
-    if r >= 5:
-        r = 9 - r
-    return f % 2 == 0 and r % 2 == 0 and (f // 2 + r // 2) % 2 == 1
-
-
 cdef inline int piece_can_go(int frm, int to) noexcept nogil:
     # Could some piece make frm -> to (view squares) on an empty board?
     cdef int fr = frm // 9, ff = frm % 9, tr = to // 9, tf = to % 9
@@ -114,20 +107,19 @@ cdef inline int piece_can_go(int frm, int to) noexcept nogil:
         return 1                                    # rook line (covers king and pawn steps)
     if (adr == 1 and adf == 2) or (adr == 2 and adf == 1):
         return 1                                    # horse jump
-    if adr == 1 and adf == 1:                       # advisor: a palace centre to a corner or back
-        return ((ff == 4 and (fr == 1 or fr == 8)) or (tf == 4 and (tr == 1 or tr == 8))) and (
-            3 <= ff <= 5 and 3 <= tf <= 5 and ((fr <= 2 and tr <= 2) or (fr >= 7 and tr >= 7)))
-    if adr == 2 and adf == 2:                       # elephant: between two of its points, own half
-        return elephant_point(frm) and elephant_point(to) and (fr <= 4) == (tr <= 4)
+    # Advisors and elephants: between two of their points (tables.pxd's zones; two
+    # elephant points a jump apart are always on one half, two advisor points a step
+    # apart in one palace).
+    if adr == 1 and adf == 1:
+        return ADVISOR_ZONE[SQUARE_OF[frm]] and ADVISOR_ZONE[SQUARE_OF[to]]
+    if adr == 2 and adf == 2:
+        return ELEPHANT_ZONE[SQUARE_OF[frm]] and ELEPHANT_ZONE[SQUARE_OF[to]]
     return 0
 
 
 cdef inline int init_rl_tables() noexcept nogil:
     # Fills every table; returns the number of actions found (NUM_ACTIONS when right).
     cdef int frm, to, a, count = 0, mover, view, public, pc, mf, mt, sq
-    # Slot (piece id & 15) -> KING..PAWN, the slot order of _core.pxd.
-    cdef int slot_type[16]
-    slot_type[:] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6, 6, 6]
     for frm in range(90):
         for to in range(90):
             ACTION_OF[frm * 90 + to] = -1
@@ -154,7 +146,7 @@ cdef inline int init_rl_tables() noexcept nogil:
         for pc in range(48):
             PLANE_OF[mover][pc] = 255
             if pc >= 16:
-                PLANE_OF[mover][pc] = slot_type[pc & 15] + (0 if (pc >> 4) - 1 == mover else 7)
+                PLANE_OF[mover][pc] = PIECE_TYPE[pc] + (0 if (pc >> 4) - 1 == mover else 7)
     return count
 
 

@@ -49,8 +49,10 @@ cdef extern from *:
     #define XQ_PALACE(sq) (XQ_COL(sq) >= 6 && XQ_COL(sq) <= 8 && \
         ((XQ_ROW(sq) >= 3 && XQ_ROW(sq) <= 5) || (XQ_ROW(sq) >= 10 && XQ_ROW(sq) <= 12)))
     /* Row counted from the back rank of the half the square is in (palace: 10 for Red). */
-    #define XQ_REL_PALACE(sq) (XQ_ROW(sq) <= 7 ? XQ_ROW(sq) - 3 : XQ_ROW(sq) - 10)
-    #define XQ_REL_HALF(sq) (XQ_ROW(sq) <= 7 ? XQ_ROW(sq) - 3 : XQ_ROW(sq) - 8)
+    /* The river: rows 8..15 (bit 0x80) are Red's half, rows 0..7 Black's. */
+    #define XQ_OWN_HALF(sq, side) (((sq) >> 7) != (side))
+    #define XQ_REL_PALACE(sq) (XQ_OWN_HALF(sq, 1) ? XQ_ROW(sq) - 3 : XQ_ROW(sq) - 10)
+    #define XQ_REL_HALF(sq) (XQ_OWN_HALF(sq, 1) ? XQ_ROW(sq) - 3 : XQ_ROW(sq) - 8)
     /* Advisors: the palace corners and centre. Elephants: the seven points of each half
        two rows and two columns apart, starting on the corner files' middle rows. */
     #define XQ_ADVISOR(sq) (XQ_PALACE(sq) && (XQ_REL_PALACE(sq) + XQ_COL(sq) - 6) % 2 == 0)
@@ -60,9 +62,9 @@ cdef extern from *:
        6, 7 for Black) and anywhere once across the river. */
     #define XQ_PAWN_FILE(sq) ((XQ_COL(sq) - 3) % 2 == 0)
     #define XQ_PAWN_RED(sq) (XQ_ON(sq) \
-        && (XQ_ROW(sq) <= 7 || (XQ_ROW(sq) <= 9 && XQ_PAWN_FILE(sq))))
+        && (!XQ_OWN_HALF(sq, 0) || (XQ_ROW(sq) <= 9 && XQ_PAWN_FILE(sq))))
     #define XQ_PAWN_BLACK(sq) (XQ_ON(sq) \
-        && (XQ_ROW(sq) >= 8 || (XQ_ROW(sq) >= 6 && XQ_PAWN_FILE(sq))))
+        && (!XQ_OWN_HALF(sq, 1) || (XQ_ROW(sq) >= 6 && XQ_PAWN_FILE(sq))))
     #define XQ_PUBLIC(sq) (XQ_ON(sq) ? XQ_COL(sq) - 3 + 9 * (12 - XQ_ROW(sq)) : 255)
     #define XQ_SQUARE(i) ((12 - (i) / 9) * 16 + 3 + (i) % 9)
     /* Piece id 16 + 16 * side + slot -> type: slot 0 king, 1-2 advisors, 3-4
@@ -87,13 +89,25 @@ cdef extern from *:
     #define XQ_E_TYPE(i) XQ_TYPE(i),
     #define XQ_E_ATTACK_LEG(i) XQ_ATTACK_LEG(i),
 
-    XQ_TABLE int HORSE_STEPS[8] = {+0x0e, -0x12, -0x21, -0x1f, -0x0e, +0x12, +0x1f, +0x21};
-    XQ_TABLE int HORSE_LEGS[8] = {-0x01, -0x01, -0x10, -0x10, +0x01, +0x01, +0x10, +0x10};
-    XQ_TABLE int HORSE_CHECK_LEGS[8] = {-0x0f, +0x11, +0x11, +0x0f, +0x0f, -0x11, -0x0f, -0x11};
+    /* The horse's jumps in the book's order; the leg tables come from XQ_JUMP_LEG, the
+       one statement of the horse-leg rule (蹩马腿). */
+    #define XQ_HORSE_STEP(k) ((k) == 0 ? +0x0e : (k) == 1 ? -0x12 : (k) == 2 ? -0x21 \
+        : (k) == 3 ? -0x1f : (k) == 4 ? -0x0e : (k) == 5 ? +0x12 : (k) == 6 ? +0x1f : +0x21)
+    #define XQ_E_HORSE_STEP(k) XQ_HORSE_STEP(k),
+    #define XQ_E_HORSE_LEG(k) XQ_JUMP_LEG(XQ_HORSE_STEP(k)),
+    #define XQ_E_HORSE_CHECK_LEG(k) (XQ_JUMP_LEG(XQ_HORSE_STEP(k)) - XQ_HORSE_STEP(k)),
+    /* Elephant jumps; the eye (塞象眼) of a jump frm -> to is its midpoint. */
+    #define XQ_ELEPHANT_STEP(k) ((k) == 0 ? -0x22 : (k) == 1 ? -0x1e : (k) == 2 ? +0x22 : +0x1e)
+    #define XQ_EYE(frm, to) ((frm) + ((to) - (frm)) / 2)
+    #define XQ_E_ELEPHANT_STEP(k) XQ_ELEPHANT_STEP(k),
+    #define XQ_E_ELEPHANT_EYE(k) XQ_EYE(0, XQ_ELEPHANT_STEP(k)),
+    XQ_TABLE int HORSE_STEPS[8] = {XQ_R8(XQ_E_HORSE_STEP, 0)};
+    XQ_TABLE int HORSE_LEGS[8] = {XQ_R8(XQ_E_HORSE_LEG, 0)};
+    XQ_TABLE int HORSE_CHECK_LEGS[8] = {XQ_R8(XQ_E_HORSE_CHECK_LEG, 0)};
     XQ_TABLE int KING_STEPS[4] = {-0x10, +0x01, +0x10, -0x01};
     XQ_TABLE int ADVISOR_STEPS[4] = {-0x11, -0x0f, +0x11, +0x0f};
-    XQ_TABLE int ELEPHANT_STEPS[4] = {-0x22, -0x1e, +0x22, +0x1e};
-    XQ_TABLE int ELEPHANT_EYES[4] = {-0x11, -0x0f, +0x11, +0x0f};
+    XQ_TABLE int ELEPHANT_STEPS[4] = {XQ_R4(XQ_E_ELEPHANT_STEP, 0)};
+    XQ_TABLE int ELEPHANT_EYES[4] = {XQ_R4(XQ_E_ELEPHANT_EYE, 0)};
     XQ_TABLE int ROOK_DIRS[4] = {-0x01, -0x10, +0x01, +0x10};
     XQ_TABLE int CANNON_DIRS[4] = {-0x01, +0x01, -0x10, +0x10};
     XQ_TABLE int PAWN_STEPS[2][3] = {{-1, +1, -16}, {-1, +1, +16}};
@@ -147,8 +161,65 @@ cdef extern from *:
     # Public square (file + 9 * rank) <-> 16x16 square. PUBLIC_OF is 255 off the board.
     const unsigned char SQUARE_OF[90]
     const unsigned char PUBLIC_OF[256]
+    # The elephant-eye rule as a function (the macro that built ELEPHANT_EYES).
+    int XQ_EYE(int frm, int to) noexcept nogil
+    # The river as a function (the macro the zone tables are built with).
+    bint XQ_OWN_HALF(int sq, int side) noexcept nogil
 
 
 cdef inline int to_sq(int square) noexcept nogil:
     # public (file + 9 * rank, rank 0 = Red's back rank) -> 16x16 (row 12 = Red's back rank)
     return (12 - square // 9) * 16 + 3 + square % 9
+
+
+# -- The movement rules, each stated once ------------------------------------------------
+# The generator, the threat map, the attack and pin queries (attacks.pxd), the chase
+# judges (chase.pxd, cxa.pxd) and the RL action space (rl.pxd) state a rule only by
+# these functions or by the tables above, which are built from the XQ_* macros (one
+# macro per rule). The two deliberate oracles keep their own: book.pxd (the book's
+# routines, over these tables but in its own code) and validator.pxd (ElephantEye's
+# tables and arithmetic). All take 16x16 squares 0..255.
+
+cdef inline int horse_leg(int h, int q) noexcept nogil:
+    # The point a horse on h needs empty to jump to q (蹩马腿); 0 if q is no jump from h.
+    cdef int d = HORSE_ATTACK_LEG[h - q + 256]
+    return q + d if d else 0
+
+
+cdef inline int elephant_eye(int frm, int to) noexcept nogil:
+    # The point an elephant jumping frm -> to needs empty (塞象眼): the midpoint.
+    return XQ_EYE(frm, to)
+
+
+cdef inline bint own_half(int sq, int side) noexcept nogil:
+    # Is the on-board point sq on side's own half of the river? (Red's half has 0x80 set.)
+    return XQ_OWN_HALF(sq, side)
+
+
+cdef inline bint in_palace(int sq, int side) noexcept nogil:
+    # One of the nine points of side's palace (九宫).
+    return KING_ZONE[sq] and own_half(sq, side)
+
+
+cdef inline int first_piece(const unsigned char* board, int sq, int d) noexcept nogil:
+    # The first point after sq along direction d that is not empty: a piece, or the
+    # off-board sentinel (0xFF, which has both side bits). A rook takes there; a cannon
+    # (炮架) takes at first_piece(board, first_piece(board, sq, d), d), over one screen.
+    # From an off-board sq it returns the next point out, also off the board (the margin
+    # is wider than one step), so a cannon's second call needs no test.
+    sq += d
+    while not board[sq]:
+        sq += d
+    return sq
+
+
+cdef inline int pawn_forward(int side) noexcept nogil:
+    # The step of side's pawn towards the enemy (-16 for Red, +16 for Black).
+    return PAWN_STEPS[side][2]
+
+
+cdef inline bint pawn_attacks(int frm, int to, int side) noexcept nogil:
+    # Does side's pawn on frm attack (could it move to) to? One point forward, or one
+    # sideways once it has crossed the river (the table PAWN_ZONE says the same for moves).
+    return to == frm + pawn_forward(side) or (
+        (to == frm - 1 or to == frm + 1) and not own_half(frm, side))
