@@ -1,4 +1,5 @@
-"""Build script: declares the compiled extensions, xiangqi._core and xiangqi._rl.
+"""Build script: declares the compiled extension, xiangqi._core (its RL boundary is
+xiangqi/_rl.pxi, included by _core.pyx: one extension, the kernel compiled once).
 
 All metadata lives in pyproject.toml. Set XIANGQI_ANNOTATE=1 to write the
 annotated HTML next to the .pyx (yellow lines are Python interaction), and
@@ -65,9 +66,9 @@ class BuildExt(build_ext):
 
 
 extensions = [
-    Extension("xiangqi._core", ["xiangqi/_core.pyx"]),
-    # The RL boundary (batch encoders, VectorEnv); cimports the core's C functions.
-    Extension("xiangqi._rl", ["xiangqi/_rl.pyx"]),
+    # One extension: the Position boundary (_core.pyx) and the RL boundary (_rl.pxi, included
+    # by _core.pyx) over one copy of the kernel (xiangqi/core/*.pxd, inlined).
+    Extension("xiangqi._core", ["xiangqi/_core.pyx"], depends=["xiangqi/_rl.pxi"]),
 ]
 
 setup(

@@ -31,9 +31,9 @@ CC=$cc LDSHARED="$cc -shared" python setup.py --quiet build_ext --inplace --forc
 # The compiler's name in its identification string: "clang version", "GCC: (...)".
 case "$cc" in *clang*) ident="clang version" ;; *gcc*) ident="GCC:" ;; *) ident="$cc" ;; esac
 python - "$work/repo" "$ident" <<'PY'
-import pathlib, sys, xiangqi._core as core, xiangqi._rl as rl
+import pathlib, sys, xiangqi._core as core
 root, ident = sys.argv[1], sys.argv[2]
-for module in (core, rl):
+for module in (core,):
     path = pathlib.Path(module.__file__)
     assert str(path).startswith(root), f"imported {path}, not the {ident} build"
     comment = path.read_bytes()

@@ -2,7 +2,8 @@
 
 Run after `XIANGQI_ANNOTATE=1 python setup.py build_ext --inplace`, which writes
 xiangqi/_core.c and xiangqi/_core.html. Cython's HTML annotates only _core.pyx, but
-the routines live in the rooms (xiangqi/core/*.pxd), inlined into the same C file.
+the routines live in the rooms (xiangqi/core/*.pxd), inlined into the same C file
+(as is the RL boundary, xiangqi/_rl.pxi, which _core.pyx includes).
 So this script reads the generated C instead: for every cdef function of the rooms
 and of _core.pyx it takes the function's C body and counts the calls into the
 Python C API (Py*, _Py*, __Pyx_* and Cython's error and refcount macros), which is
@@ -56,7 +57,31 @@ HOT: dict[str, set[str]] = {
     },
     "validator": {"legal_move_ee"},
     "perft": {"count_below", "play_leaves", "perft"},
-    "_core": {"fill_batch"},
+    "history": {"push_ply", "count_occurrences"},
+    "chase": {"judge_repetition", "chased_now"},
+    "cxa": {"cxa_judge", "cxa_outcome_code"},
+    "rules": {"outcome_code", "has_legal_move"},
+    "zobrist": {"key_after_move"},
+    "rl": {
+        "judge_end",
+        "legal_actions",
+        "mark_legal_actions",
+        "write_piece_planes",
+        "move_piece_planes",
+        "write_counter_planes",
+    },
+    # _core.pyx and the RL boundary it includes (_rl.pxi): one C file since one extension.
+    "_core": {
+        "fill_batch",
+        "gather",
+        "encode_one",
+        "10VectorCore_step_one",
+        "10VectorCore_reset_one",
+        "10VectorCore_refresh_legal",
+        "10VectorCore_write_planes",
+        "10VectorCore_copy_actions",
+        "10VectorCore_is_legal_action",
+    },
 }
 #: Routines allowed to call Python (see the module docstring).
 ALLOWED = {("perft", "poll_signals")}

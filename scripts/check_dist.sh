@@ -38,7 +38,7 @@ python -m twine check --strict "$sdist" "$wheel1"
 echo "== sdist contents"
 tar -tzf "$sdist" | sed 's|^[^/]*/||' | sort >"$work/sdist.txt"
 for f in LICENSE NOTICE README.md pyproject.toml setup.py MANIFEST.in \
-    xiangqi/_core.pyx xiangqi/_core.pxd xiangqi/_rl.pyx xiangqi/_core.pyi xiangqi/py.typed \
+    xiangqi/_core.pyx xiangqi/_core.pxd xiangqi/_rl.pxi xiangqi/_core.pyi xiangqi/py.typed \
     xiangqi/core/tables.pxd tests/conftest.py tests/data/perft.txt examples/uva10196.py \
     benchmarks/callgrind_counts.sh scripts/run_installed_tests.py; do
     grep -qx "$f" "$work/sdist.txt" || { echo "sdist lacks $f" >&2; exit 1; }

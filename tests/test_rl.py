@@ -298,14 +298,14 @@ def test_zobrist_table_matches_the_hashed_keys():
     # Every history (Position's and VectorEnv's) updates Zobrist keys from a constant
     # table made by the compiler; it must agree with the keys hashed by SplitMix64 on
     # every legal move (and those with Position's keys).
-    from xiangqi import _rl
+    from xiangqi import _core
 
     for pos in random_positions(200, seed=11):
-        rows = _rl.move_key_check(pos._board)
+        rows = _core.move_key_check(pos._board)
         assert len(rows) == len(pos.legal_moves())
         assert all(hashed == table for _, hashed, table in rows)
     pos = Position()
-    after = {code: core for code, core, _ in _rl.move_key_check(pos._board)}
+    after = {code: core for code, core, _ in _core.move_key_check(pos._board)}
     pos.push_iccs("h2e2")
     assert after[xiangqi.parse_square("h2") * 90 + xiangqi.parse_square("e2")] == (
         pos.zobrist_hash()

@@ -5,6 +5,8 @@
 This file is the Python boundary only: the ``def`` functions and ``Board``'s methods
 check every value a caller passes, then call the rooms of ``xiangqi/core/*.pxd``
 (cdef inline functions compiled into this one extension). See ``_core.pxd`` for the map.
+The RL boundary (batch encoders, masks, ``VectorCore``) is ``_rl.pxi``, included at the
+end: one extension, so the kernel is compiled once and its tables exist once.
 """
 
 cimport cython
@@ -913,3 +915,8 @@ def book_tables():
         "HorsePin": [EE_HORSE_PIN[i] for i in range(512)],
         "InFort": [EE_IN_FORT[i] for i in range(256)],
     }
+
+
+# -- the RL boundary: batch encoders, legal-action masks, VectorEnv's C state -------------------
+
+include "_rl.pxi"

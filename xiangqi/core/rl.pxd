@@ -3,9 +3,9 @@
 #
 # Everything here works on the core's BoardState (see xiangqi/_core.pxd for the
 # 16x16 layout, piece ids and the name legend) and runs without the GIL. It is
-# cimported by the second extension, xiangqi._rl, which therefore holds its own copy
-# of the generator tables (core/tables.pxd): read-only C constants, made by the
-# compiler, so the copy needs no initialising and cannot differ from _core's.
+# cimported by the RL boundary, xiangqi/_rl.pxi, which _core.pyx includes: one
+# extension, so the generator tables (core/tables.pxd, read-only C constants made by
+# the compiler) and every rule exist once in the built module.
 #
 # Views. Every position is seen from the side to move ("the mover"), so that it
 # always looks like Red to move: for Black the ranks are flipped (rank r -> 9 - r,

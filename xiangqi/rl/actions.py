@@ -20,14 +20,14 @@ from __future__ import annotations
 import operator
 from typing import Final
 
-from .. import _rl
+from .. import _core
 from ..move import MOVES, Move
 from ..pieces import Color
 
 NUM_ACTIONS: Final = 2086
 
-_CODES: list[int] = _rl.action_codes()
-_MIRROR: list[int] = _rl.mirror_codes()
+_CODES: list[int] = _core.action_codes()
+_MIRROR: list[int] = _core.mirror_codes()
 _INDEX: dict[int, int] = {code: a for a, code in enumerate(_CODES)}
 
 

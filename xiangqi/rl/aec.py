@@ -33,7 +33,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
 
-from .. import _rl
+from .. import _core
 from ..errors import IllegalMoveError
 from ..fen import START_FEN
 from ..pieces import Color
@@ -138,7 +138,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         position = self.position
         planes = np.empty((self._planes, 10, 9), dtype=np.uint8)
         mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-        _rl.observe_one(
+        _core.observe_one(
             position._board,
             position.halfmove_clock,
             self.history,

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .. import _rl
+from .. import _core
 from ..pieces import Color
 from ..position import Position
 from .actions import NUM_ACTIONS
@@ -99,7 +99,7 @@ def encode_batch(
     elif out.dtype != np.uint8 or out.shape != shape or not out.flags.c_contiguous:
         raise ValueError(f"out must be a C-contiguous uint8 array of shape {shape}")
     clocks = np.fromiter((p.halfmove_clock for p in items), dtype=np.int64, count=len(items))
-    _rl.encode_batch(
+    _core.encode_batch(
         [p._board for p in items], clocks, history, out.reshape(len(items), planes * 90), view
     )
     return out
@@ -128,7 +128,7 @@ def legal_mask_batch(
         raise TypeError(f"out must be a NumPy bool array, got {type(out).__name__}")
     elif out.dtype != np.bool_ or out.shape != shape or not out.flags.c_contiguous:
         raise ValueError(f"out must be a C-contiguous bool array of shape {shape}")
-    _rl.legal_mask_batch([p._board for p in items], out.view(np.uint8))
+    _core.legal_mask_batch([p._board for p in items], out.view(np.uint8))
     return out
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .. import _rl
+from .. import _core
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN, board_fen
 from ..position import Position
@@ -81,7 +81,9 @@ class VectorEnv:
         # The FEN move number and side to move at the start: fen() counts from them.
         self._start_fullmove = start.fullmove_number
         self._start_side = int(start.turn)
-        self._core = _rl.VectorCore(num_envs, max_plies, start._board, self.rules is Rules.CHINESE)
+        self._core = _core.VectorCore(
+            num_envs, max_plies, start._board, self.rules is Rules.CHINESE
+        )
         # Read-only views of the core's own buffers (see the module docstring).
         obs, mask, rewards, terminations, truncations = (
             np.asarray(m) for m in self._core.outputs()

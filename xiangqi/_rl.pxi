@@ -1,18 +1,16 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# cython: initializedcheck=False
-"""The compiled RL boundary: batch encoders, legal-action masks and the vectorised
-environment's state, over caller-visible buffers (xiangqi.rl wraps them in NumPy).
-
-The C routines live in xiangqi/core/rl.pxd (the action space, plane layout and
-game-end judge are documented there). Functions here check what Python hands
-them, gather board states with the GIL held, then work without it.
-"""
+# The compiled RL boundary, included into xiangqi/_core.pyx (one extension, one copy of
+# the kernel: the RL code calls the same inlined rooms as Board, compiled once): batch
+# encoders, legal-action masks and the vectorised environment's state, over
+# caller-visible buffers (xiangqi.rl wraps them in NumPy).
+#
+# The C routines live in xiangqi/core/rl.pxd (the action space, plane layout and
+# game-end judge are documented there). Functions here check what Python hands
+# them, gather board states with the GIL held, then work without it.
 
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-from xiangqi._core cimport Board
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
 from xiangqi.core.history cimport PlyRecord, count_occurrences, push_ply
 from xiangqi.core.state cimport MAX_MOVES, BoardState, unmake_move
