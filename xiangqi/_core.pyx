@@ -384,8 +384,8 @@ cdef class Board:
             count = check_int(repetitions, "repetitions", 2, 1000)
             limit = check_int(move_limit, "move_limit", 1, 2147483647)
         if chinese:
-            return cxa_outcome_code(&self.st, view, n, count, limit)
-        return outcome_code(&self.st, view, n, count, limit)
+            return cxa_outcome_code(&self.st, view, n, count, limit, -1, -1)
+        return outcome_code(&self.st, view, n, count, limit, -1, -1)
 
     def chased(self, object side):
         """Public squares of the pieces `side` chases now (diagnostic; see core/rules.pxd)."""

@@ -16,12 +16,13 @@
 #   cxa_span_start(plies, n, count)     where the judged span starts (-1: no repetition)
 #   cxa_classify(squares, side, plies, n, first, kinds)   each side's kinds of move
 #   cxa_judge(squares, side, plies, n, count)    END_* | winner << 4 for the repetition
-#   cxa_outcome_code(b, plies, n, count, limit)  the whole verdict under the Chinese rules
+#   cxa_outcome_code(b, plies, n, count, limit, legal, occurrences)   the whole verdict
+#                                       under the Chinese rules
 #
 # Nothing here knows how a piece moves: attacks come from attacks.pxd (attackers_of),
 # legality from movegen.pxd (in_check, generate_legal_moves) and from chase.pxd's
 # capture_legal (the one "may this piece take there" test), play from state.pxd, and
-# the history, legal-move and material tests from rules.pxd.
+# the verdict's start (no legal move, material: board_verdict) from rules.pxd.
 #
 # The kinds of move (2020 24.1-24.8) and how each is decided here (the readings are
 # tuned on the book's cases, tests/test_chinese_rule_cases.py, which says which it misses):
@@ -57,16 +58,12 @@ from xiangqi.core.attacks cimport attackers_of, on_own_half, slot_kind
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
 from xiangqi.core.chase cimport capture_legal, replay_load
 from xiangqi.core.history cimport PlyRecord
-from xiangqi.core.material cimport insufficient_material
 from xiangqi.core.rules cimport (
-    END_CHECKMATE,
-    END_INSUFFICIENT_MATERIAL,
     END_MOVE_RULE,
     END_PERPETUAL_CHASE,
     END_PERPETUAL_CHECK,
     END_REPETITION,
-    END_STALEMATE,
-    has_legal_move,
+    board_verdict,
 )
 from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
 
@@ -362,19 +359,18 @@ cdef inline int cxa_judge(const unsigned char* squares, int side, const PlyRecor
 
 
 cdef inline int cxa_outcome_code(BoardState* b, const PlyRecord* plies, int n, int count,
-                                 int limit) noexcept nogil:
+                                 int limit, int legal, int occurrences) noexcept nogil:
     # outcome_code (rules.pxd) under the Chinese rules: no legal move, insufficient
-    # material, repetition (cxa_judge), then the natural move limit: `limit` plies without
-    # a capture, checks counted like any move (1999 4.2.4; no check discount).
-    cdef int side = b.side, code
-    cdef bint checked = plies[n].check
-    if not has_legal_move(b, checked):
-        return (END_CHECKMATE if checked else END_STALEMATE) | ((2 - side) << 4)
-    if insufficient_material(b.piece_square):
-        return END_INSUFFICIENT_MATERIAL
-    code = cxa_judge(b.squares, side, plies, n, count)
+    # material (board_verdict, shared), repetition (cxa_judge), then the natural move
+    # limit: `limit` plies without a capture, checks counted like any move (1999 4.2.4; no
+    # check discount). legal, occurrences: as outcome_code's (-1: count them here).
+    cdef int code = board_verdict(b, plies[n].check, legal)
     if code:
         return code
+    if occurrences < 0 or occurrences >= count:
+        code = cxa_judge(b.squares, b.side, plies, n, count)
+        if code:
+            return code
     if plies[n].clock >= limit:
         return END_MOVE_RULE
     return 0

@@ -38,16 +38,9 @@ from xiangqi.core.movegen cimport (
     is_legal_pseudo,
     mark_threats,
 )
-from xiangqi.core.chase cimport (
-    RULING_DRAW,
-    RULING_LOSS_CHASE,
-    RULING_LOSS_CHECK,
-    RULING_NONE,
-    judge_repetition,
-)
-from xiangqi.core.cxa cimport cxa_judge
-from xiangqi.core.history cimport PlyRecord, count_occurrences
-from xiangqi.core.material cimport insufficient_material, move_rule_reached
+from xiangqi.core.cxa cimport cxa_outcome_code
+from xiangqi.core.history cimport PlyRecord
+from xiangqi.core.rules cimport outcome_code
 from xiangqi.core.state cimport MAX_MOVES, BoardState
 from xiangqi.core.tables cimport ADVISOR_ZONE, ELEPHANT_ZONE, PIECE_TYPE, SQUARE_OF
 
@@ -235,41 +228,23 @@ cdef inline int mark_legal_actions(BoardState* b, short* actions, unsigned char*
 
 cdef inline int judge_end(BoardState* b, const PlyRecord* plies, int n, int legal_count,
                           int occurrences, int max_plies, bint chinese) noexcept nogil:
-    # The one place that decides how a vectorised game stands after a move: b is the
-    # position, plies[0..n] its history (plies[n] describes b), legal_count the new
-    # mover's legal moves, occurrences count_occurrences(plies, n). The order and the
-    # rulings are those of rules.pxd's outcome_code (Position.outcome()), or with chinese
-    # set of cxa.pxd's cxa_outcome_code (Position.outcome(rules="chinese"): its judge,
-    # cxa_judge, and its move rule, every check counted), reusing the legal moves and
-    # occurrence count the step has already computed.
-    cdef int ruling = RULING_NONE, code
-    if legal_count == 0:
-        return MOVER_WINS           # checkmate and stalemate both lose for the side to move
-    if insufficient_material(b.piece_square):
-        return DRAW
+    # How a vectorised game stands after a move, in the env's terms. The verdict is
+    # Position.outcome()'s, from the same function: rules.pxd's outcome_code, or with
+    # chinese set cxa.pxd's cxa_outcome_code, handed the legal-move count and occurrence
+    # count the step has already computed; only truncation at max_plies is the env's own.
+    cdef int code
     if chinese:
-        if occurrences >= REPETITIONS:
-            code = cxa_judge(b.squares, b.side, plies, n, REPETITIONS)
-            if code >> 4:           # a winner: 1 + its colour; the mover is 1 - b.side
-                return MOVER_WINS if (code >> 4) - 1 != b.side else MOVER_LOSES
-            if code:
-                return DRAW
-        if plies[n].clock >= NO_CAPTURE_LIMIT:
-            return DRAW
+        code = cxa_outcome_code(b, plies, n, REPETITIONS, NO_CAPTURE_LIMIT, legal_count,
+                                occurrences)
+    else:
+        code = outcome_code(b, plies, n, REPETITIONS, NO_CAPTURE_LIMIT, legal_count,
+                            occurrences)
+    if code == 0:
         return TRUNCATED if n >= max_plies else ONGOING
-    if occurrences >= REPETITIONS:
-        ruling = judge_repetition(b.squares, b.side, plies, n, REPETITIONS)
-        if ruling == RULING_DRAW:
-            return DRAW
-        if ruling == RULING_LOSS_CHECK or ruling == RULING_LOSS_CHASE:
-            return MOVER_WINS       # the side to move broke the rule
-        if ruling != RULING_NONE:
-            return MOVER_LOSES      # the mover checked or chased perpetually
-    if move_rule_reached(plies, n, NO_CAPTURE_LIMIT):
+    if code >> 4 == 0:
         return DRAW
-    if n >= max_plies:
-        return TRUNCATED
-    return ONGOING
+    # a winner (1 + its colour); the mover made the move into b, so it is 1 - b.side
+    return MOVER_WINS if (code >> 4) - 1 != b.side else MOVER_LOSES
 
 
 cdef inline unsigned long long splitmix_next(unsigned long long* state) noexcept nogil:

@@ -17,8 +17,11 @@
 #
 # Entry points (rooms: history.pxd for the history, chase.pxd for repetition rulings,
 # material.pxd for the move rule and material, this file for the verdict):
-#   outcome_code(b, plies, n, count, limit)     the whole verdict for BoardState b: END_* |
-#                                               winner << 4, 0 while the game goes on
+#   outcome_code(b, plies, n, count, limit, legal, occurrences)   the whole verdict for
+#                                               BoardState b: END_* | winner << 4, 0 while
+#                                               the game goes on (-1, -1: count them here)
+#   board_verdict(b, checked, legal)            no legal move, insufficient material: the
+#                                               start of every rule set's verdict
 #   count_occurrences(plies, n)                 times the current position has occurred
 #   judge_repetition(squares, side, plies, n, count)   RULING_* for the current position
 #   move_rule_reached(plies, n, limit)          1 when the no-capture limit is reached
@@ -80,6 +83,7 @@ from xiangqi.core.chase cimport (
     RULING_DRAW,
     RULING_LOSS_CHASE,
     RULING_LOSS_CHECK,
+    RULING_NONE,
     RULING_WIN_CHASE,
     RULING_WIN_CHECK,
     judge_repetition,
@@ -206,21 +210,35 @@ cdef inline bint has_legal_move(BoardState* b, bint checked) noexcept nogil:
     return 0
 
 
+cdef inline int board_verdict(BoardState* b, bint checked, int legal) noexcept nogil:
+    # The part of every rule set's verdict that needs no history: no legal move loses, in
+    # check or not (AXF art. 2; the Chinese book the same), then insufficient material
+    # draws. checked: the side to move is in check; legal: its legal-move count when the
+    # caller has it (the RL step has generated the moves), -1 to find out (early exit).
+    if legal == 0 or (legal < 0 and not has_legal_move(b, checked)):
+        return (END_CHECKMATE if checked else END_STALEMATE) | ((2 - b.side) << 4)
+    if insufficient_material(b.piece_square):
+        return END_INSUFFICIENT_MATERIAL
+    return 0
+
+
 cdef inline int outcome_code(BoardState* b, const PlyRecord* plies, int n, int count,
-                             int limit) noexcept nogil:
+                             int limit, int legal, int occurrences) noexcept nogil:
     # How the game stands: 0 while it goes on, else END_* | winner << 4 (winner 0 draw,
     # 1 + colour). b is the current position and plies[0..n] its history (plies[n]
     # describes b); count (>= 2) occurrences rule a repetition; limit is the no-capture
     # limit in plies. Order: no legal move (checkmate or stalemate, a loss), insufficient
     # material, repetition (perpetual check, perpetual chase, or a draw), the move rule.
+    # legal and occurrences: the side to move's legal-move count and count_occurrences(
+    # plies, n) when the caller has them (the VectorEnv step), else -1. The one verdict of
+    # the Asian rules: Position.outcome() and the RL judge (rl.pxd judge_end) both call it.
     # Allocates nothing; b is left as it was.
-    cdef int side = b.side, ruling
-    cdef bint checked = plies[n].check
-    if not has_legal_move(b, checked):
-        return (END_CHECKMATE if checked else END_STALEMATE) | ((2 - side) << 4)
-    if insufficient_material(b.piece_square):
-        return END_INSUFFICIENT_MATERIAL
-    ruling = judge_repetition(b.squares, side, plies, n, count)
+    cdef int side = b.side, ruling = RULING_NONE
+    cdef int code = board_verdict(b, plies[n].check, legal)
+    if code:
+        return code
+    if occurrences < 0 or occurrences >= count:
+        ruling = judge_repetition(b.squares, side, plies, n, count)
     if ruling == RULING_DRAW:
         return END_REPETITION
     if ruling == RULING_WIN_CHECK:
