@@ -1,5 +1,5 @@
 """Shared helpers: FEN written independently of xiangqi.fen, the perft data file, and
-move-list comparison."""
+move-list comparison, and the rule-book cycles on which the two rule sets disagree."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import xiangqi
 
 FILES = "abcdefghi"
 PERFT_DATA = Path(__file__).parent / "data" / "perft.txt"
+CHINESE_CASES = Path(__file__).parent / "data" / "chinese_rules" / "cases.txt"
 
 
 def board_field(letters: Mapping[int, str]) -> str:
@@ -87,3 +88,33 @@ def moves_from(pos: xiangqi.Position, square: str) -> set[str]:
 def iccs_set(moves: list[xiangqi.Move]) -> list[str]:
     """Sorted ICCS strings: generation order is not part of the API."""
     return sorted(str(m) for m in moves)
+
+
+def disputed_cycle(case_id: str) -> tuple[str, list[str]]:
+    """A cycle of tests/data/chinese_rules/cases.txt on which the Asian and Chinese
+    verdicts of Position.outcome differ (checked here, so the tests using it test a rule
+    choice): (FEN, moves of one cycle)."""
+    for line in CHINESE_CASES.read_text(encoding="utf-8").splitlines():
+        fields = [part.strip() for part in line.split(" | ")]
+        if fields[0] == case_id:
+            fen, cycle = fields[3], fields[4].split()
+            break
+    else:
+        raise AssertionError(f"no case {case_id!r}")
+    verdicts = set()
+    for rules in xiangqi.Rules:
+        pos = xiangqi.Position(fen)
+        for text in 3 * cycle:
+            pos.push_iccs(text)
+            outcome = pos.outcome(rules=rules)
+            if outcome is not None:
+                break
+        assert outcome is not None
+        verdicts.add(outcome.winner)
+    assert len(verdicts) == 2, case_id
+    return fen, cycle
+
+
+# Disputed cycles: fig09, a draw under the Asian rules, Black loses under the Chinese;
+# ref43, Black loses under the Asian rules, a draw under the Chinese.
+DISPUTED = ["cxa2020-fig09", "cxa2020-ref43"]

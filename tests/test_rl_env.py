@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import CHINESE_CASES, DISPUTED, disputed_cycle
 
 from xiangqi import BLACK, RED, Color, Move, Position, Rules, rl
 from xiangqi.rules import Termination
@@ -84,12 +84,14 @@ def test_vector_env_matches_a_position_replay(fen, max_plies, steps, rules):
     obs, masks = env.reset()
     games = [Replay(fen) for _ in range(n)]
     seen = {"mate": 0, "draw": 0, "truncated": 0}
+    assert not env.final_observations.any() and not env.final_masks.any()  # zeros at first
     for _ in range(steps):
         for i, game in enumerate(games):
             assert np.array_equal(masks[i], reference_mask(game.pos))
             assert np.array_equal(obs[i], reference_planes(game.pos, game.repetitions()))
         actions = env.sample_legal()
         moves = [rl.action_to_move(int(a), g.pos.turn) for a, g in zip(actions, games)]
+        earlier = env.final_observations.copy(), env.final_masks.copy()
         obs, masks, rewards, terms, truncs = env.step(actions)
         for i, (game, move) in enumerate(zip(games, moves)):
             mover = game.pos.turn
@@ -112,7 +114,15 @@ def test_vector_env_matches_a_position_replay(fen, max_plies, steps, rules):
             seen["draw"] += outcome is not None and outcome.winner is None
             seen["truncated"] += truncated
             if outcome is not None or truncated:
+                # The finished game's last position, kept by the core before the restart.
+                assert np.array_equal(
+                    env.final_observations[i], reference_planes(game.pos, game.repetitions())
+                )
+                assert np.array_equal(env.final_masks[i], reference_mask(game.pos))
                 games[i] = Replay(fen)
+            else:  # rows of games that go on keep what an earlier game left there
+                assert np.array_equal(env.final_observations[i], earlier[0][i])
+                assert np.array_equal(env.final_masks[i], earlier[1][i])
             assert env.fen(i).split()[:2] == games[i].pos.fen().split()[:2]
     if fen == ENDGAME:
         assert seen["mate"] and seen["draw"]  # both game ends were exercised
@@ -213,15 +223,18 @@ def test_repetition_rulings_end_vector_games(fen, cycle, termination, winner):
     assert outcome is not None
     assert (outcome.termination.name, outcome.winner) == (termination, winner)
     assert rewards[0] == (0 if winner is None else 1 if winner == mover else -1)
+    # The position the game ended in, as the Position's own encoders see it (its
+    # repetition plane counts the earlier occurrences of the cycle).
+    assert np.array_equal(env.final_observations[0], rl.encode(pos))
+    assert np.array_equal(env.final_masks[0], rl.legal_mask(pos))
     assert env.fen(0) == Position(fen).fen()  # restarted
 
 
 def book_cycles() -> list[tuple[str, list[str]]]:
     """The Chinese rule book's illustrated cycles (tests/data/chinese_rules/cases.txt):
     (FEN, moves of one cycle)."""
-    cases = Path(__file__).parent / "data" / "chinese_rules" / "cases.txt"
     out = []
-    for line in cases.read_text(encoding="utf-8").splitlines():
+    for line in CHINESE_CASES.read_text(encoding="utf-8").splitlines():
         fields = [field.strip() for field in line.split(" | ")]
         if line.strip() and not line.startswith("#") and fields[2] == "cycle":
             out.append((fields[3], fields[4].split()))
@@ -268,6 +281,36 @@ def test_bad_rules_are_refused_naming_the_value():
     with pytest.raises(TypeError, match="int"):
         rl.VectorEnv(2, rules=1)  # type: ignore[arg-type]
     assert rl.VectorEnv(2, rules=Rules.CHINESE).rules is Rules.CHINESE
+
+
+@pytest.mark.parametrize("rules", [Rules.ASIAN, "chinese"])
+@pytest.mark.parametrize("case_id", DISPUTED)
+def test_pettingzoo_rules_decide_a_disputed_repetition(case_id, rules):
+    fen, cycle = disputed_cycle(case_id)
+    env = rl.env(fen=fen, rules=rules)
+    env.reset()
+    pos = Position(fen)
+    for text in 3 * cycle:
+        env.step(rl.move_to_action(Move.from_iccs(text), pos.turn))
+        pos.push_iccs(text)
+        outcome = pos.outcome(rules=rules)
+        over = env.terminations == {"player_0": True, "player_1": True}
+        assert over == (outcome is not None), text
+        if over:
+            break
+    assert outcome is not None
+    want = {"player_0": 0, "player_1": 0}
+    if outcome.winner is not None:
+        want = {f"player_{int(outcome.winner)}": 1, f"player_{1 - int(outcome.winner)}": -1}
+    assert env._cumulative_rewards == want
+
+
+def test_pettingzoo_bad_rules_are_refused_naming_the_value():
+    with pytest.raises(ValueError, match="'fide'"):
+        rl.env(rules="fide")
+    with pytest.raises(TypeError, match="int"):
+        rl.raw_env(rules=1)  # type: ignore[arg-type]
+    assert rl.raw_env(rules="chinese").rules is Rules.CHINESE
 
 
 def test_truncation_at_max_plies_resets():

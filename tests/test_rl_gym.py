@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import DISPUTED, disputed_cycle
 
-from xiangqi import RED, Move, Position, rl
+from xiangqi import RED, Move, Position, Rules, rl
 
 gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
@@ -132,7 +133,48 @@ def test_final_obs_counts_repetitions(max_plies, plies, reward, repetitions):
     final = infos["final_obs"][0]
     assert final[14].min() == final[14].max() == repetitions
     assert np.array_equal(final, rl.encode(played(PERPETUAL, CYCLE[:plies])))
+    final_mask = infos["final_info"]["action_mask"][0]
+    assert np.array_equal(final_mask, rl.legal_mask(played(PERPETUAL, CYCLE[:plies])))
     assert env.fen(0) == Position(PERPETUAL).fen()  # restarted in the same step
+
+
+@pytest.mark.parametrize("rules", ["asian", Rules.CHINESE])
+@pytest.mark.parametrize("case_id", DISPUTED)
+def test_rules_decide_a_disputed_repetition(case_id, rules):
+    # A rule-book cycle that the two rule sets judge differently, played until the
+    # Position says the game is over under the chosen rules: the env ends it on the
+    # same move, with that verdict's reward, and its final_obs and final mask are the
+    # Position's own encoding of the position the game ended in.
+    fen, cycle = disputed_cycle(case_id)
+    env = rl.GymVectorEnv(2, fen=fen, rules=rules)
+    assert env.rules == rules
+    env.reset()
+    pos = Position(fen)
+    for text in 3 * cycle:
+        mover = pos.turn
+        action = rl.move_to_action(Move.from_iccs(text), mover)
+        pos.push_iccs(text)
+        _, rewards, terms, truncs, infos = env.step(np.array([action, action]))
+        outcome = pos.outcome(rules=rules)
+        assert list(terms) == [outcome is not None] * 2 and not truncs.any(), text
+        if outcome is not None:
+            break
+    assert outcome is not None
+    winner = outcome.winner
+    assert list(rewards) == [0 if winner is None else 1 if winner == mover else -1] * 2
+    for i in range(2):
+        assert np.array_equal(infos["final_obs"][i], rl.encode(pos))
+        assert np.array_equal(infos["final_info"]["action_mask"][i], rl.legal_mask(pos))
+
+
+def test_bad_rules_are_refused_naming_the_value():
+    with pytest.raises(ValueError, match="'fide'"):
+        rl.GymVectorEnv(2, rules="fide")
+    with pytest.raises(ValueError, match="'fide'"):
+        rl.GymEnv(rules="fide")
+    with pytest.raises(TypeError, match="int"):
+        rl.GymVectorEnv(2, rules=1)  # type: ignore[arg-type]
+    assert rl.GymEnv(rules="chinese").rules is Rules.CHINESE
 
 
 def test_seeding_is_reproducible():

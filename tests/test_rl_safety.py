@@ -119,7 +119,7 @@ def test_returned_arrays_cannot_be_made_writeable(where: str) -> None:
     if where == "step":
         arrays = list(env.step(env.sample_legal()))
     elif where == "properties":
-        arrays = [env.observations, env.masks]
+        arrays = [env.observations, env.masks, env.final_observations, env.final_masks]
     for array in arrays:
         # Down the whole chain of bases: no array on it can be made writeable.
         item: object = array

@@ -9,7 +9,7 @@
 
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
 from xiangqi.core.history cimport PlyRecord, count_occurrences, push_ply
@@ -217,7 +217,8 @@ cdef class VectorCore:
     It owns every buffer it reads or writes: the observations (N, 16 * 90) uint8, masks
     (N, NUM_ACTIONS) uint8, rewards (N,) float32, terminations and truncations (N,)
     uint8 are exported read-only by outputs() (a caller cannot make them writeable,
-    so the incremental mask and plane updates never see an edited buffer), and step()
+    so the incremental mask and plane updates never see an edited buffer), the final
+    observations and masks of games that ended (same shapes) by finals(), and step()
     copies the caller's actions into its own array before checking them and plays
     only that copy. One call at a time: a second call while a step or reset runs
     (from another thread; the step runs without the GIL) raises ConcurrentUseError.
@@ -249,6 +250,11 @@ cdef class VectorCore:
     cdef float* rewards
     cdef unsigned char* terminations
     cdef unsigned char* truncations
+    # Row i: the planes and mask of the last position of the game that ended in env i
+    # most recently (written by step() before the restart; zeros after reset()). A row
+    # is fresh only where the last step's termination or truncation flag is set.
+    cdef unsigned char* final_obs
+    cdef unsigned char* final_mask
 
     def __cinit__(self):
         self.busy = 0
@@ -268,6 +274,8 @@ cdef class VectorCore:
         self.rewards = NULL
         self.terminations = NULL
         self.truncations = NULL
+        self.final_obs = NULL
+        self.final_mask = NULL
 
     def __init__(self, int num_envs, int max_plies, Board start not None, bint chinese=False):
         if self.states != NULL:
@@ -300,13 +308,16 @@ cdef class VectorCore:
         self.rewards = <float*>calloc(num_envs, sizeof(float))
         self.terminations = <unsigned char*>calloc(num_envs, 1)
         self.truncations = <unsigned char*>calloc(num_envs, 1)
+        self.final_obs = <unsigned char*>calloc(num_envs, BASE_PLANES * PLANE_SIZE)
+        self.final_mask = <unsigned char*>calloc(num_envs, NUM_ACTIONS)
         if (self.states == NULL or self.plies == NULL or self.history == NULL
                 or self.occurrences == NULL or self.tags == NULL
                 or self.rng == NULL
                 or self.legal == NULL or self.legal_count == NULL or self.placed == NULL
                 or self.placed_count == NULL or self.actions == NULL or self.obs == NULL
                 or self.mask == NULL or self.rewards == NULL or self.terminations == NULL
-                or self.truncations == NULL):
+                or self.truncations == NULL or self.final_obs == NULL
+                or self.final_mask == NULL):
             raise MemoryError()
         self.seed(0)
         self.reset()
@@ -328,6 +339,8 @@ cdef class VectorCore:
         free(self.rewards)
         free(self.terminations)
         free(self.truncations)
+        free(self.final_obs)
+        free(self.final_mask)
 
     cdef int enter(self) except -1:
         # Claim the object for one call (the GIL makes the test and the set one step).
@@ -352,6 +365,18 @@ cdef class VectorCore:
             memoryview(_Output.make(self, self.rewards, 0, b"f", sizeof(float))),
             memoryview(_Output.make(self, self.terminations, 0, b"B", 1)),
             memoryview(_Output.make(self, self.truncations, 0, b"B", 1)),
+        )
+
+    def finals(self):
+        """(final observations, final masks) as read-only memoryviews of the core's own
+        buffers, shaped like the observations and masks: row i holds the last position
+        of the game that ended in env i most recently (zeros after reset()), so a row is
+        fresh only where the last step's termination or truncation flag is set."""
+        if self.states == NULL:
+            raise RuntimeError("VectorCore is not initialised")
+        return (
+            memoryview(_Output.make(self, self.final_obs, BASE_PLANES * PLANE_SIZE, b"B", 1)),
+            memoryview(_Output.make(self, self.final_mask, NUM_ACTIONS, b"B", 1)),
         )
 
     def seed(self, unsigned long long seed):
@@ -413,10 +438,15 @@ cdef class VectorCore:
                            -1.0 if verdict == MOVER_LOSES else 0.0)
         self.terminations[i] = verdict != ONGOING and verdict != TRUNCATED
         self.truncations[i] = verdict == TRUNCATED
+        self.write_planes(i)
         if verdict != ONGOING:
+            # Keep the finished game's planes and mask (those of the position it ended
+            # in), then restart it: reset_one rewrites both rows from its own lists.
+            memcpy(self.final_obs + <size_t>i * BASE_PLANES * PLANE_SIZE,
+                   self.obs + <size_t>i * BASE_PLANES * PLANE_SIZE, BASE_PLANES * PLANE_SIZE)
+            memcpy(self.final_mask + <size_t>i * NUM_ACTIONS,
+                   self.mask + <size_t>i * NUM_ACTIONS, NUM_ACTIONS)
             self.reset_one(i)
-        else:
-            self.write_planes(i)
 
     def reset(self):
         """Every game back to the start position; rewards and flags cleared."""
@@ -429,6 +459,9 @@ cdef class VectorCore:
                 memset(self.mask + <size_t>i * NUM_ACTIONS, 0, NUM_ACTIONS)
                 memset(self.obs + <size_t>i * BASE_PLANES * PLANE_SIZE, 0,
                        BASE_PLANES * PLANE_SIZE)
+                memset(self.final_obs + <size_t>i * BASE_PLANES * PLANE_SIZE, 0,
+                       BASE_PLANES * PLANE_SIZE)
+                memset(self.final_mask + <size_t>i * NUM_ACTIONS, 0, NUM_ACTIONS)
                 self.reset_one(i)
                 self.rewards[i] = 0
                 self.terminations[i] = 0

@@ -9,9 +9,10 @@ occurred before; channel 15: the no-capture clock as chess_v6's one-hot move clo
 ``channels_first=True`` observes the uint8 (16 + 14 * history, 10, 9) planes themselves
 instead (the layout of encode_batch, VectorEnv and GymVectorEnv, PyTorch's).
 See xiangqi.rl.planes and xiangqi.rl.actions. Rewards are +1/-1 when a game
-is won and lost, 0 for a draw, judged by ``Position.outcome()`` (the game-end rulings
-of xiangqi.rules: perpetual check and chase lose, repetition and the move rule draw);
-the game is truncated at ``max_plies`` plies.
+is won and lost, 0 for a draw, judged by ``Position.outcome(rules=rules)`` (the game-end
+rulings of xiangqi.rules: perpetual check and chase lose, repetition and the move rule
+draw; ``rules`` is "asian", the default, or "chinese", xiangqi.Rules); the game is
+truncated at ``max_plies`` plies.
 ``render_mode="ansi"`` returns the Unicode board. ``fen`` sets the position every
 game starts from (the start position by default; Black to move gives player_1 the
 first turn). ``history=k`` adds k earlier positions to the planes.
@@ -38,19 +39,21 @@ from ..errors import IllegalMoveError
 from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
+from ..rules import Rules, check_rules
 from .actions import NUM_ACTIONS, action_to_move
 from .planes import _check_history, _chess_v6_one, num_planes
 
 
-def judge(position: Position) -> tuple[bool, Color | None]:
+def judge(position: Position, rules: Rules = Rules.ASIAN) -> tuple[bool, Color | None]:
     """(game over?, winner or None) of position: the one place this env judges the end.
 
-    ``Position.outcome()`` with its defaults (see xiangqi.rules): no legal move loses
+    ``Position.outcome(rules=rules)`` (see xiangqi.rules): no legal move loses
     (checkmate and stalemate alike), insufficient material draws, the third occurrence
     of a position rules on the repetition (perpetual check or chase loses, otherwise a
-    draw), 120 plies without a capture draw.
+    draw; the Chinese rules also rule on mate threats and mixed cycles), 120 plies
+    without a capture draw.
     """
-    outcome = position.outcome()
+    outcome = position.outcome(rules=rules)
     if outcome is None:
         return False, None
     return True, outcome.winner
@@ -82,9 +85,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         history: int = 0,
         fen: str = START_FEN,
         channels_first: bool = False,
+        rules: Rules | str = Rules.ASIAN,
     ) -> None:
-        EzPickle.__init__(self, render_mode, max_plies, history, fen, channels_first)
+        EzPickle.__init__(self, render_mode, max_plies, history, fen, channels_first, rules)
         super().__init__()
+        self.rules = check_rules(rules)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if not isinstance(max_plies, int) or isinstance(max_plies, bool) or max_plies < 1:
@@ -180,7 +185,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
                 f"action {operator.index(action)} is not legal for {agent}: {exc}"
             ) from None
         self._plies += 1
-        over, winner = judge(self.position)
+        over, winner = judge(self.position, self.rules)
         if over:
             self._over = True
             for i, name in enumerate(self.agents):

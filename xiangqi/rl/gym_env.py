@@ -16,8 +16,8 @@ Both play both sides of a game (self-play). Conventions, shared with VectorEnv:
   move, or broke the perpetual check/chase rule), -1 it lost (it checked or chased
   perpetually), 0 otherwise. A zero-sum self-play learner negates values across plies
   (or multiplies the reward by the mover's sign for a fixed perspective).
-- **End**: the game-end rulings of ``Position.outcome()`` terminate; ``max_plies``
-  truncates.
+- **End**: the game-end rulings of ``Position.outcome(rules=rules)`` terminate (``rules``:
+  "asian", the default, or "chinese"; xiangqi.Rules); ``max_plies`` truncates.
 
 ``GymVectorEnv`` declares ``AutoresetMode.SAME_STEP``: a finished game restarts within
 the step that ended it (the compiled core does this), its returned observation and
@@ -46,9 +46,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ..fen import START_FEN, board_fen
+from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
+from ..rules import Rules, check_rules
 from .actions import NUM_ACTIONS, action_to_move
 from .planes import BASE_PLANES, encode_batch, legal_mask_batch
 from .vector import VectorEnv
@@ -61,34 +62,14 @@ def _observation_space() -> spaces.Box:
     return spaces.Box(0, 255, shape=(BASE_PLANES, 10, 9), dtype=np.uint8)
 
 
-def _mover_reward(position: Position, mover: Color) -> tuple[bool, float]:
-    """(game over?, reward for mover) after mover's move, by Position.outcome()."""
-    outcome = position.outcome()
+def _mover_reward(position: Position, mover: Color, rules: Rules) -> tuple[bool, float]:
+    """(game over?, reward for mover) after mover's move, by Position.outcome(rules=)."""
+    outcome = position.outcome(rules=rules)
     if outcome is None:
         return False, 0.0
     if outcome.winner is None:
         return True, 0.0
     return True, 1.0 if outcome.winner == mover else -1.0
-
-
-def _codes(position: Position) -> bytes:
-    """The 90 piece codes by public square (0 empty, 1 + type + 7 for Black)."""
-    out = bytearray(90)
-    for square, piece in position.piece_map().items():
-        out[square] = 1 + int(piece.piece_type) + 7 * int(piece.color)
-    return bytes(out)
-
-
-# Public from and to squares of every action, at [side * NUM_ACTIONS + action], for the
-# vector env's own record of its games.
-_FROM = np.array(
-    [action_to_move(a, side).from_square for side in Color for a in range(NUM_ACTIONS)],
-    dtype=np.intp,
-)
-_TO = np.array(
-    [action_to_move(a, side).to_square for side in Color for a in range(NUM_ACTIONS)],
-    dtype=np.intp,
-)
 
 
 class GymVectorEnv(gymnasium.vector.VectorEnv):
@@ -104,10 +85,11 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
     ValueError naming the env index) and changes no game: a masked policy never plays
     one.
 
-    The SAME_STEP ``final_obs`` of a finished game is rebuilt here from a record of its
-    moves kept beside the compiled env (the core restarts the game in C): the planes of
-    its last position through a Position, with the repetition plane counted over the
-    moves since the last capture, so it equals what the compiled env would have written.
+    The SAME_STEP ``final_obs`` and final ``action_mask`` of a finished game are copies
+    of the rows the compiled core wrote for its last position in the step that ended it,
+    before restarting it (VectorEnv's ``final_observations`` and ``final_masks``).
+    ``rules`` ("asian", the default, or "chinese"; xiangqi.Rules) is the rule set the
+    games are judged by, as in VectorEnv.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -118,8 +100,10 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
         max_plies: int = 500,
         fen: str = START_FEN,
         copy: bool = True,
+        rules: Rules | str = Rules.ASIAN,
     ) -> None:
-        self.vector_env = VectorEnv(num_envs, max_plies=max_plies, fen=fen)
+        self.vector_env = VectorEnv(num_envs, max_plies=max_plies, fen=fen, rules=rules)
+        self.rules = self.vector_env.rules
         self.num_envs = num_envs
         self.max_plies = max_plies
         self.copy = bool(copy)
@@ -127,84 +111,6 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        start = Position(fen)
-        self._start_codes = np.frombuffer(_codes(start), dtype=np.uint8)
-        self._start_side = int(start.turn)
-        # Each game as the core plays it: board codes, side to move, plies since the
-        # last capture, plies played, and the (from, to) of the last max_plies + 1
-        # steps by step (a game is at most max_plies plies long).
-        n = num_envs
-        self._rows = np.arange(n)
-        self._offsets = 90 * self._rows
-        self._board = np.empty((n, 90), dtype=np.uint8)
-        self._side = np.empty(n, dtype=np.intp)
-        self._clock = np.empty(n, dtype=np.int64)
-        self._plies = np.empty(n, dtype=np.int64)
-        self._ring_from = np.zeros((max_plies + 1, n), dtype=np.uint8)
-        self._ring_to = np.zeros((max_plies + 1, n), dtype=np.uint8)
-        self._step = 0
-        self._restart(self._rows)
-
-    # -- the record of the games ----------------------------------------------
-
-    def _restart(self, envs: npt.NDArray[np.intp]) -> None:
-        self._board[envs] = self._start_codes
-        self._side[envs] = self._start_side
-        self._clock[envs] = 0
-        self._plies[envs] = 0
-
-    def _record(self, actions: npt.NDArray[np.intp]) -> None:
-        # Flat indexes: fancy indexing on one axis is several times faster than on two.
-        key = self._side * NUM_ACTIONS
-        key += actions
-        frm, to = _FROM[key], _TO[key]
-        row = self._step % (self.max_plies + 1)
-        self._ring_from[row] = frm
-        self._ring_to[row] = to
-        self._step += 1
-        frm += self._offsets
-        to += self._offsets
-        board = self._board.reshape(-1)
-        kept = board[to] == 0  # no capture
-        board[to] = board[frm]
-        board[frm] = 0
-        self._clock += 1
-        self._clock *= kept
-        self._plies += 1
-        np.bitwise_xor(self._side, 1, out=self._side)
-
-    def _repetitions(self, env: int, codes: bytes) -> int:
-        """Earlier occurrences of game env's position since its last capture."""
-        back = int(min(self._clock[env], self._plies[env]))
-        size = self.max_plies + 1
-        steps = (self._step - 1 - np.arange(back)) % size
-        board = bytearray(codes)
-        seen = 0
-        for j, (frm, to) in enumerate(
-            zip(self._ring_from[steps, env].tolist(), self._ring_to[steps, env].tolist())
-        ):
-            board[frm] = board[to]  # no capture since: undoing is moving back
-            board[to] = 0
-            if j % 2 == 1 and board == codes:
-                seen += 1
-        return seen
-
-    def _finals(self, envs: npt.NDArray[np.intp]) -> tuple[Planes, Mask]:
-        """Planes and legal masks of the last positions of the finished games envs."""
-        positions, counts = [], []
-        for env in envs.tolist():
-            codes = self._board[env].tobytes()
-            side = "w" if self._side[env] == 0 else "b"
-            moves = int(self._plies[env]) // 2 + 1
-            positions.append(
-                Position(f"{board_fen(codes)} {side} - - {int(self._clock[env])} {moves}")
-            )
-            counts.append(min(self._repetitions(env, codes), 255))
-        planes = encode_batch(positions)
-        planes[:, 14] = np.array(counts, dtype=np.uint8)[:, None, None]
-        return planes, legal_mask_batch(positions)
-
-    # -- Gymnasium's API ------------------------------------------------------
 
     def _infos(self, masks: Mask) -> dict[str, Any]:
         return {
@@ -229,7 +135,6 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"GymVectorEnv.reset() takes no options, got {options!r}")
         super().reset(seed=seed)
         obs, masks = self.vector_env.reset(seed=None if seed is None else int(seed))
-        self._restart(self._rows)
         return (obs.copy() if self.copy else obs), self._infos(masks)
 
     def step(
@@ -237,23 +142,21 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
     ) -> tuple[Planes, npt.NDArray[np.float32], Mask, Mask, dict[str, Any]]:
         """Play one action per game; returns (observations, rewards, terminations,
         truncations, infos); see the class docstring."""
-        acts = np.array(actions)  # our own copy: the record must see what was played
-        obs, masks, rewards, terminations, truncations = self.vector_env.step(acts)
-        self._record(acts.astype(np.intp))
+        vector = self.vector_env
+        obs, masks, rewards, terminations, truncations = vector.step(actions)
         infos = self._infos(masks)
         done = terminations | truncations
         if done.any():
             envs = np.flatnonzero(done)
-            planes, final_masks = self._finals(envs)
+            planes = vector.final_observations[envs]  # fancy indexing copies the rows
             final_obs = np.full(self.num_envs, None, dtype=object)
             for k, env in enumerate(envs.tolist()):
                 final_obs[env] = planes[k]
             final_mask = np.zeros((self.num_envs, NUM_ACTIONS), dtype=np.bool_)
-            final_mask[envs] = final_masks
+            final_mask[envs] = vector.final_masks[envs]
             infos["final_obs"], infos["_final_obs"] = final_obs, done
             infos["final_info"] = {"action_mask": final_mask, "_action_mask": done.copy()}
             infos["_final_info"] = done.copy()
-            self._restart(envs)
         if self.copy:
             obs = obs.copy()
         return obs, rewards.copy(), terminations.copy(), truncations.copy(), infos
@@ -275,14 +178,19 @@ class GymEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     for the side that played it and ``info["illegal_action"] = True``, as PettingZoo
     Classic's TerminateIllegalWrapper does, so that checkers sampling the whole action
     space run. ``render_mode="ansi"`` returns the Unicode board. This is the slow,
-    simple reference; GymVectorEnv is the fast one.
+    simple reference; GymVectorEnv is the fast one. ``rules`` as in GymVectorEnv.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
-        self, render_mode: str | None = None, max_plies: int = 500, fen: str = START_FEN
+        self,
+        render_mode: str | None = None,
+        max_plies: int = 500,
+        fen: str = START_FEN,
+        rules: Rules | str = Rules.ASIAN,
     ) -> None:
+        self.rules = check_rules(rules)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if not isinstance(max_plies, int) or isinstance(max_plies, bool) or max_plies < 1:
@@ -320,7 +228,7 @@ class GymEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
             info["illegal_action"] = True
             return planes, -1.0, True, False, info
         self.position.push(move)
-        over, reward = _mover_reward(self.position, mover)
+        over, reward = _mover_reward(self.position, mover, self.rules)
         truncated = not over and len(self.position.move_stack) >= self.max_plies
         planes, info = self._observe()
         return planes, reward, over, truncated, info

@@ -10,6 +10,13 @@ terminations and truncations bool (N,).
 The returned arrays are read-only views of buffers the compiled core owns; NumPy
 cannot make them writeable again (setflags(write=True) raises ValueError). They are
 overwritten by the next reset() or step(): copy them to keep or edit them.
+
+``final_observations`` and ``final_masks`` (same shapes and dtypes as the observations
+and masks, also read-only views of the core's buffers) hold, in row i, the planes and
+legal-action mask of the last position of the game that ended in env i most recently:
+the core writes them in the step that ends the game, before it restarts it. A row is
+fresh only where that step's termination or truncation is True; other rows keep an
+earlier game's (zeros after reset()).
 """
 
 from __future__ import annotations
@@ -95,6 +102,11 @@ class VectorEnv:
             terminations.view(np.bool_),
             truncations.view(np.bool_),
         )
+        final_obs, final_mask = (np.asarray(m) for m in self._core.finals())
+        self._finals = (
+            final_obs.reshape(num_envs, BASE_PLANES, 10, 9),
+            final_mask.view(np.bool_),
+        )
         if seed is not None:
             self.seed(seed)
 
@@ -151,6 +163,19 @@ class VectorEnv:
     def masks(self) -> npt.NDArray[np.bool_]:
         """The current legal-action masks (read-only view)."""
         return self._views[1]
+
+    @property
+    def final_observations(self) -> npt.NDArray[np.uint8]:
+        """Planes of the position each env's last finished game ended in (read-only view,
+        uint8 (N, 16, 10, 9)); row i is that of the game ended by the last step where its
+        termination or truncation is True (see the module docstring)."""
+        return self._finals[0]
+
+    @property
+    def final_masks(self) -> npt.NDArray[np.bool_]:
+        """Legal-action masks of those final positions (read-only view, bool (N, 2086);
+        all False after a checkmate or stalemate)."""
+        return self._finals[1]
 
     def fen(self, index: int) -> str:
         """FEN of game index (the halfmove clock is plies since the last capture; the
