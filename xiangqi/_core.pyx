@@ -51,6 +51,10 @@ import threading
 # literals are interned, so a caller's "chinese" is usually this one; rule_set() decides).
 cdef object DEFAULT_RULES = "asian"
 cdef object CHINESE_RULES = "chinese"
+# outcome()'s default counts, recognised by identity the same way (3 and 120 are the
+# interpreter's shared small ints, so a caller's 3 is this 3; any other value is checked).
+cdef object DEFAULT_REPETITIONS = 3
+cdef object DEFAULT_MOVE_LIMIT = 120
 
 
 cdef int rule_set(object rules) except -1:
@@ -369,9 +373,12 @@ cdef class Board:
         cdef int n = self.nply - self.null_base
         if rules is not DEFAULT_RULES:
             chinese = rules is CHINESE_RULES or rule_set(rules) == 1
-        # Fast path (this runs after every ply of a game): exact ints in range; any
-        # other value goes through check_int, which converts it or raises the error.
-        if type(repetitions) is int and type(move_limit) is int:
+        # Fast paths (this runs after every ply of a game): the defaults themselves, then
+        # exact ints in range; any other value goes through check_int, which converts it
+        # or raises the error.
+        if repetitions is DEFAULT_REPETITIONS and move_limit is DEFAULT_MOVE_LIMIT:
+            count, limit = 3, 120
+        elif type(repetitions) is int and type(move_limit) is int:
             value = PyLong_AsLongLongAndOverflow(repetitions, &overflow)
             if not overflow and 2 <= value <= 1000:
                 count = <int>value
