@@ -240,14 +240,12 @@ CHINESE_MISSES = {
     "(B idle mate): Red alone forbidden",
     "cxa2020-fig23": f"{ONE_DEEP}: Black's cannon attacks that lose the rook elsewhere "
     "count, Red's rook chase is not new (R idle idle, B chase chase): Black loses",
-    "cxa2020-fig24": f"{CHECK_WIN}: Red's rook moves are judged chases (R chase chase): Red loses",
     "cxa2020-fig30v": f"{ONE_DEEP}: Black's first rook retreat (an uneven exchange "
     "offer) is judged idle (B idle chase): draw",
     "cxa2020-ref01": f"{ONE_DEEP}: the horse retreat's discovered attack on a protected "
     "elephant is not a gain one capture deep (R idle chase): draw",
     "cxa2020-ref03": f"{ONE_DEEP}: Red's second rook move wins nothing one capture deep "
     "(R chase idle): draw",
-    "cxa2020-ref12": f"{ONE_DEEP}: Red's chase after the check is not found (R check idle): draw",
     "cxa2020-ref13": f"{ONE_DEEP}: Black's rook move that lets the cannon take an advisor "
     "is judged idle on one of the two moves (B idle chase): draw",
     "cxa2020-ref16": f"{ONE_DEEP}: the pawn moves that uncover an attack are judged idle "

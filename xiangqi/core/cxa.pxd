@@ -4,8 +4,8 @@
 #
 # Map (one line per function; [rules]; everything but cxa_outcome_code's cheap tests runs
 # only when a repetition is judged):
-#   cxa_value(pc, sq)                   material value on the book's scale (1999 25.3)
-#   cxa_see(r, sq, side, depth)         what side wins by a capture sequence on sq (>= 0)
+#   cxa_value(pc, sq, chaser)           material value on the book's scale (1999 25.3)
+#   cxa_see(r, sq, side, depth, chaser) what side wins by a capture sequence on sq (>= 0)
 #   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
 #   cxa_best_gain(r, side)              the most side wins by taking one piece next move
@@ -38,6 +38,9 @@
 #                 gain (将军得子). The chase must be new: a piece (or the check-win) won
 #                 after the move but not before it (从捉到捉 is idle: 1999 细则6). The
 #                 moved piece offering an even exchange of like pieces (兑) chases nothing.
+#                 Gains are counted on the book's scale (cxa_value), where a crossed
+#                 pawn's value floats: a pawn for a horse or cannon is even, a pawn for a
+#                 rook gains (1999 细则10; 2020 图24).
 #   闲 idle       anything else: exchange offers, sacrifices, blocks and shadowing win
 #                 nothing; a king move that answers a check (2020 图17).
 # The heaviest effect names the move: check, then mate threat, then chase.
@@ -92,9 +95,13 @@ cdef enum:
     CXA_MAX_SPAN = 512      # longest span analysed for mate threats and chases (plies)
 
 
-cdef inline int cxa_value(int pc, int sq) noexcept nogil:
-    # Rook 8, horse 4, cannon 4, advisor 2, elephant 2, crossed pawn 2, pawn at home 1,
-    # king 100 (never captured: captures are legal moves).
+cdef inline int cxa_value(int pc, int sq, int chaser) noexcept nogil:
+    # Rook 8, horse 4, cannon 4, advisor 2, elephant 2, pawn at home 1, king 100 (never
+    # captured: captures are legal moves), as the side `chaser` counts its gains. A crossed
+    # pawn's value floats between an advisor's and a horse's (1999 25.3, 细则10; 2020
+    # 图24): a pawn for a horse or cannon, or an advisor or elephant for a pawn, is even,
+    # never a gain; so the chaser counts an enemy crossed pawn it wins at the low end (2)
+    # and one of its own it gives up at the high end (4). A pawn for a rook still gains.
     cdef int kind = slot_kind(pc)
     if kind == 0:
         return 100
@@ -103,14 +110,16 @@ cdef inline int cxa_value(int pc, int sq) noexcept nogil:
     if kind == 3 or kind == 5:
         return 4
     if kind == 6:
-        return 1 if on_own_half(sq, (pc >> 4) - 1) else 2
+        if on_own_half(sq, (pc >> 4) - 1):
+            return 1
+        return 4 if (pc >> 4) - 1 == chaser else 2
     return 2
 
 
-cdef inline int cxa_see(BoardState* r, int sq, int side, int depth) noexcept nogil:
+cdef inline int cxa_see(BoardState* r, int sq, int side, int depth, int chaser) noexcept nogil:
     # What side wins by capturing on sq, each side taking with its least valuable legal
-    # attacker and free to stop, for at most depth captures (a static exchange; >= 0).
-    # r is restored.
+    # attacker and free to stop, for at most depth captures (a static exchange; >= 0),
+    # every piece valued as `chaser` counts it (cxa_value). r is restored.
     cdef int out[32]
     cdef int n = attackers_of(r.squares, side, sq, out)
     cdef int i, a, v, best = -1, best_v = 1000, cap, gain, mv
@@ -118,16 +127,16 @@ cdef inline int cxa_see(BoardState* r, int sq, int side, int depth) noexcept nog
         return 0
     for i in range(n):
         a = out[i]
-        v = cxa_value(r.squares[a], a)
+        v = cxa_value(r.squares[a], a, chaser)
         if v < best_v and capture_legal(r, a, sq):
             best = a
             best_v = v
     if best < 0:
         return 0
-    gain = cxa_value(r.squares[sq], sq)
+    gain = cxa_value(r.squares[sq], sq, chaser)
     mv = best | (sq << 8)
     cap = make_move(r, mv)
-    gain -= cxa_see(r, sq, 1 - side, depth - 1)
+    gain -= cxa_see(r, sq, 1 - side, depth - 1, chaser)
     unmake_move(r, mv, cap)
     return gain if gain > 0 else 0
 
@@ -151,13 +160,13 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
         if a == moved and slot_kind(r.squares[sq]) == kind and capture_legal(r, sq, a):
             mv = sq | (a << 8)
             cap = make_move(r, mv)
-            net = cxa_value(cap, a) - cxa_see(r, a, side, CXA_SEE_FULL)
+            net = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
             unmake_move(r, mv, cap)
             if net >= 0:
                 continue
         mv = a | (sq << 8)
         cap = make_move(r, mv)
-        net = cxa_value(cap, sq) - cxa_see(r, sq, 1 - side, 1)
+        net = cxa_value(cap, sq, side) - cxa_see(r, sq, 1 - side, 1, side)
         unmake_move(r, mv, cap)
         if net > best:
             best = net
@@ -207,9 +216,9 @@ cdef inline bint cxa_check_wins(BoardState* r, int side) noexcept nogil:
                     cap2 = make_move(r, replies[k])
                     net = cxa_best_gain(r, side)
                     if cap:
-                        net += cxa_value(cap, moves[i] >> 8)
+                        net += cxa_value(cap, moves[i] >> 8, side)
                     if cap2:
-                        net -= cxa_value(cap2, replies[k] >> 8)
+                        net -= cxa_value(cap2, replies[k] >> 8, side)
                     unmake_move(r, replies[k], cap2)
                     if net < worst:
                         worst = net

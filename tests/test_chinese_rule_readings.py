@@ -1,0 +1,73 @@
+"""The Chinese judge's readings of the rule book, on positions that are not the book's.
+
+``tests/test_chinese_rule_cases.py`` checks ``outcome(rules="chinese")`` against the
+book's own diagrams. A reading tuned on those diagrams could recognise them rather than
+follow the rule, so each reading of ``xiangqi/core/cxa.pxd`` that changed a ruling gets
+positions here that the book does not print: the book's pattern moved to other files,
+played by the other colour, or built from the rule's definition. Each expected ruling is
+derived by hand from the rule text (tests/data/chinese_rules/README.md) in the test's
+docstring, never taken from the judge.
+"""
+
+from __future__ import annotations
+
+from xiangqi import Color, Position, Rules, Termination
+
+
+def chinese_ruling(fen: str, moves: str) -> tuple[str, Termination]:
+    """Play the cycle twice (its start then stands for the third time) and rule it."""
+    pos = Position(fen)
+    for _ in range(2):
+        for text in moves.split():
+            pos.push_iccs(text)
+    assert pos.is_repetition(3)
+    outcome = pos.outcome(rules=Rules.CHINESE)
+    assert outcome is not None
+    if outcome.winner is None:
+        return "draw", outcome.termination
+    loser = "black" if outcome.winner == Color.RED else "red"
+    return f"{loser}-loses", outcome.termination
+
+
+# Reading: a crossed pawn's value floats (1999 25.3 and 细则10; 2020 图24). It is worth
+# more than an advisor or elephant and less than a rook; a pawn given for a horse or a
+# cannon, or an advisor or elephant given for a pawn, is an even trade and wins nothing;
+# a pawn given for a rook wins.
+
+
+def test_a_pawn_sacrifice_that_wins_only_a_horse_is_idle_black_to_move() -> None:
+    """图24 played by Black and mirrored to the other wing (the book does not print it).
+
+    Black: rook a4, crossed pawn g0, king e9 with advisors d9 f9, elephants e7 g9, pawn
+    e6. Red: king e0, rook e1, horse d0, pawns e4 i4. Black plays a4a0, Red e1d1, Black
+    a0a4, Red d1e1.
+
+    - a4a0: Black threatens g0f0+ (a crossed pawn checks from the side). Red's king must
+      take it (e1 and d0 hold its own pieces; nothing else reaches f0), and Ra0xd0 then
+      takes the unprotected horse. A pawn for a horse is an even trade (细则10), no gain,
+      so no chase; the rook attacks nothing else: idle.
+    - a0a4, with Red's rook on d1: Rxe4 would check down the open e-file; Red's only
+      answer is to block with the rook on e1, then g0f0+ Kxf0 and Rxe1 win the rook. A
+      pawn for a rook gains: a chase (将军得子).
+    - Red's rook moves e1d1, d1e1 attack nothing: idle.
+
+    Black chases once and idles once, Red idles: neither side is forbidden (1999 25.2),
+    a draw. With a crossed pawn fixed at an advisor's value, a4a0 would be a chase (a
+    horse less a pawn), Black's cycle all chases, and Black the loser.
+    """
+    got = chinese_ruling("3akab2/9/4b4/4p4/9/r3P3P/9/9/4R4/3NK1p2 b - - 0 1", "a4a0 e1d1 a0a4 d1e1")
+    assert got == ("draw", Termination.REPETITION)
+
+
+def test_a_pawn_sacrifice_that_wins_only_a_horse_is_idle_mirrored() -> None:
+    """图24 mirrored file for file: Red rook a5, crossed pawn g9; Black king e9, horse
+    d9, rook e8, pawns e5 and i5 (the book's pieces on the mirrored files).
+
+    a5a9 threatens g9f9+ Kxf9 (forced: e8 holds Black's rook, d9 its horse) Rxd9: a pawn
+    for a horse, even, idle. a9a5, with Black's rook on d8, attacks the e5 pawn: Rxe5+
+    checks up the open e-file, Black must block with the rook on e8, and g9f9+ Kxf9
+    Rxe8 wins it: a pawn for a rook, a chase. Black's rook moves e8d8, d8e8 attack
+    nothing: idle. Both sides idle at least once: a draw.
+    """
+    got = chinese_ruling("3nk1P2/4r4/9/9/R3p3p/9/4P4/4B4/9/3AKAB2 w - - 0 1", "a5a9 e8d8 a9a5 d8e8")
+    assert got == ("draw", Termination.REPETITION)
