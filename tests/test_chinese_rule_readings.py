@@ -71,3 +71,60 @@ def test_a_pawn_sacrifice_that_wins_only_a_horse_is_idle_mirrored() -> None:
     """
     got = chinese_ruling("3nk1P2/4r4/9/9/R3p3p/9/4P4/4B4/9/3AKAB2 w - - 0 1", "a5a9 e8d8 a9a5 d8e8")
     assert got == ("draw", Termination.REPETITION)
+
+
+# Reading: a mate threat (杀) is a move after which its side, moving again, mates by a
+# check or a series of checks (2020 24.2) of at most three of its moves, every defence
+# considered (README reading 3). And a chase must be new (1999 细则2, 细则6): the judge
+# names a check that wins material (将军得子) by the pieces it wins, so a check that wins
+# another piece than any it could win before is a new chase.
+
+
+def test_a_mate_threat_by_three_checks_is_a_mate_threat() -> None:
+    """图19 played by the other colours and mirrored (the book does not print it).
+
+    Black (the book's Red): king e9, advisors d9 e8, elephants e7 g9, rooks f3 c0, pawn
+    g5; Red: king f1, advisors d0 e1, cannons e2 f2, rook g6, horse b8, pawn c5. The
+    cycle: Black f3e3, Red f2h2, Black e3f3 (check), Red h2f2 (blocking it).
+
+    - Red's f2h2 is a mate threat: Red to move again mates in three checks and not in
+      two: g6g9+ (the rook takes the elephant), and if the advisor blocks on f9, b8d7+
+      Ke8 g9g8 mate; if the elephant takes back on g9, b8d7 mate. Red's h2f2 blocks
+      the check and threatens mate again, now in one (b8d7 mate; the book: 长杀).
+    - Black's moves: f3e3 chases (the book: 捉), e3f3 checks. 一将一捉 is forbidden.
+
+    Both sides forbidden (1999 26.3): a draw. A search for mates in two only would see
+    Red's cycle as idle and rule Black lost.
+    """
+    got = chinese_ruling(
+        "3ak1b2/1N2a4/4b4/6R2/2P3p2/9/5r3/4CC3/4AK3/2rA5 b - - 0 1", "f3e3 f2h2 e3f3 h2f2"
+    )
+    assert got == ("draw", Termination.REPETITION)
+
+
+def test_a_mate_threat_and_a_new_check_win_both_count() -> None:
+    """参考图35 mirrored file for file (the book does not print it).
+
+    Red: horse d6, rooks g6 i1, horse a2, pawn c3; Black: king e9, advisors e8 f9, rook
+    d4, cannon g3, horse g7, rook i7. The cycle: Red d6f5, Black d4f4, Red f5d6, Black
+    f4d4.
+
+    - d6f5: the horse attacks the rook on d4 and the cannon on g3 (the book: a chase).
+    - f5d6: a mate threat by three checks: d6c8+ Kd9, g6d6+ Ad7, d6xd7 mate (no mate
+      in two exists). So Red's cycle is a chase and a mate threat: forbidden (一杀一捉).
+    - f4d4 (Black, after the mate threat): Black, moving again, plays d4xd0+ (the rook
+      takes the advisor with check), Kxd0, and g3xg6 takes the rook with the cannon
+      over its pawn: an advisor won through a check. Before the move the same check
+      won the other advisor (f4xf0+), never d0: a new piece, so a new chase. (The book
+      calls it a chase of the rook, real once the mate threat is parried.)
+    - d4f4: the rook attacks the horse on f5, which nothing protects (the book: a chase).
+
+    Both sides forbidden: a draw (1999 26.3), as the book rules 参考图35. Either reading
+    alone gives one side alone forbidden: with mates in two only Red's f5d6 is idle and
+    Black loses; with the check-win as a single yes/no, Black's f4d4 is no new chase
+    (a check-win existed before) and Red loses.
+    """
+    got = chinese_ruling(
+        "4kab2/4a4/4b1n1r/3N2R1p/6p2/3r5/2P3c1P/N3B4/8R/3AKAB2 w - - 0 1", "d6f5 d4f4 f5d6 f4d4"
+    )
+    assert got == ("draw", Termination.REPETITION)

@@ -8,10 +8,10 @@
 #   cxa_see(r, sq, side, depth, chaser) what side wins by a capture sequence on sq (>= 0)
 #   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
-#   cxa_best_gain(r, side)              the most side wins by taking one piece next move
-#   cxa_check_wins(r, side)             a check after which side wins material (将军得子)
+#   cxa_best_gain(r, side, target)      the most side wins by taking one piece next move
+#   cxa_check_wins(r, side)             pieces side wins through a check (将军得子)
 #   cxa_mates(r, side, depth)           side mates by checks within depth of its moves (杀)
-#   cxa_threats(r, side, moved)         cxa_targets plus bit 0 for a check-win
+#   cxa_threats(r, side, moved)         cxa_targets and cxa_check_wins together
 #   cxa_termination(kinds)              the END_* naming a forbidden side's span
 #   cxa_span_start(plies, n, count)     where the judged span starts (-1: no repetition)
 #   cxa_classify(squares, side, plies, n, first, kinds)   each side's kinds of move
@@ -27,16 +27,20 @@
 # tuned on the book's cases, tests/test_chinese_rule_cases.py, which says which it misses):
 #   将 check      the move gave check (the history's check flag).
 #   杀 mate       with the mover to move again (its opponent passing), the mover mates by
-#                 a check, or a check and after any reply another, within CXA_MATE_DEPTH
-#                 of its moves.
+#                 a series of checks of at most CXA_MATE_DEPTH (3) of its moves, every
+#                 defence considered (2020 24.2 "a check or a series of checks"; the
+#                 README's reading 3: mate in one, two or three).
 #   捉 chase      with the mover to move again, it wins material next move: some enemy
 #                 piece (not the king; pawns at home count, worth least) that a piece of
 #                 the mover other than the king and the pawns (their own attacks are
 #                 idle: 1999 27.1, 27.2) may legally take, for more than it loses if the
 #                 piece's side can legally take back (unprotected, a fake root, a
 #                 stronger piece); or a check after which every reply leaves it such a
-#                 gain (将军得子). The chase must be new: a piece (or the check-win) won
-#                 after the move but not before it (从捉到捉 is idle: 1999 细则6). The
+#                 gain (将军得子). The chase must be new: a piece won after the move,
+#                 by a capture or through a check, that was not won before it (从捉到捉
+#                 is idle: 1999 细则2, 细则6); a check-win counts by the pieces it wins
+#                 (the one the check takes, and the one the best exchange takes after
+#                 each reply), so a check-win of another piece is a new chase. The
 #                 moved piece offering an even exchange of like pieces (兑) chases nothing.
 #                 Gains are counted on the book's scale (cxa_value), where a crossed
 #                 pawn's value floats: a pawn for a horse or cannon is even, a pawn for a
@@ -89,8 +93,7 @@ cdef enum:
     CXA_IDLE = 8
 
 cdef enum:
-    CXA_MATE_DEPTH = 2      # moves of the mating side searched for a mate threat
-    CXA_CHECK_WIN = 1       # bit 0 of a target mask (the king's slot): a check wins material
+    CXA_MATE_DEPTH = 3      # moves of the mating side searched for a mate threat
     CXA_SEE_FULL = 64       # depth of a whole exchange sequence (more than the pieces)
     CXA_MAX_SPAN = 512      # longest span analysed for mate threats and chases (plies)
 
@@ -184,25 +187,31 @@ cdef inline unsigned int cxa_targets(BoardState* r, int side, int moved) noexcep
     return found
 
 
-cdef inline int cxa_best_gain(BoardState* r, int side) noexcept nogil:
-    # The most side wins by taking one enemy piece (0 if nothing).
+cdef inline int cxa_best_gain(BoardState* r, int side, int* target) noexcept nogil:
+    # The most side wins by taking one enemy piece (0 if nothing); target gets that
+    # piece's slot (0 if nothing).
     cdef int enemy = 32 - 16 * side, j, v, g, best = 0
+    target[0] = 0
     for j in range(1, 16):
         v = r.piece_square[enemy + j]
         if v:
             g = cxa_win(r, v, side, 0)
             if g > best:
                 best = g
+                target[0] = j
     return best
 
 
-cdef inline bint cxa_check_wins(BoardState* r, int side) noexcept nogil:
-    # With side to move: has it a check after which every reply leaves it a material
-    # gain (what the check took, less what the reply took, plus the best exchange next)?
-    # A check with no reply is a mate, judged as a mate threat instead. r is restored.
+cdef inline unsigned int cxa_check_wins(BoardState* r, int side) noexcept nogil:
+    # With side to move: the enemy pieces (bit per slot) it wins through a check after
+    # which every reply leaves it a material gain (what the check took, less what the
+    # reply took, plus the best exchange next): the piece the check took and, for each
+    # reply, the piece the best exchange then takes. A check with no reply is a mate,
+    # judged as a mate threat instead. r is restored.
     cdef int moves[MAX_MOVES]
     cdef int replies[MAX_MOVES]
-    cdef int n, m, i, k, cap, cap2, net, worst, saved = r.side
+    cdef int n, m, i, k, cap, cap2, net, worst, target, saved = r.side
+    cdef unsigned int won, found = 0
     r.side = side
     n = generate_legal_moves(r, moves)
     for i in range(n):
@@ -210,11 +219,14 @@ cdef inline bint cxa_check_wins(BoardState* r, int side) noexcept nogil:
         if in_check(r, 1 - side):
             m = generate_legal_moves(r, replies)
             worst = -1
+            won = 0
             if m:
                 worst = 1000
                 for k in range(m):
                     cap2 = make_move(r, replies[k])
-                    net = cxa_best_gain(r, side)
+                    net = cxa_best_gain(r, side, &target)
+                    if target:
+                        won |= 1u << target
                     if cap:
                         net += cxa_value(cap, moves[i] >> 8, side)
                     if cap2:
@@ -225,12 +237,12 @@ cdef inline bint cxa_check_wins(BoardState* r, int side) noexcept nogil:
                     if worst <= 0:
                         break
             if worst > 0:
-                unmake_move(r, moves[i], cap)
-                r.side = saved
-                return 1
+                if cap:
+                    won |= 1u << (cap & 15)
+                found |= won
         unmake_move(r, moves[i], cap)
     r.side = saved
-    return 0
+    return found
 
 
 cdef inline bint cxa_mates(BoardState* r, int side, int depth) noexcept nogil:
@@ -265,10 +277,10 @@ cdef inline bint cxa_mates(BoardState* r, int side, int depth) noexcept nogil:
 
 
 cdef inline unsigned int cxa_threats(BoardState* r, int side, int moved) noexcept nogil:
-    # What side would win if it were to move: cxa_targets, with bit 0 for a check-win.
+    # What side would win if it were to move (bit per enemy slot): by a capture
+    # (cxa_targets) or through a check (cxa_check_wins).
     cdef unsigned int found = cxa_targets(r, side, moved)
-    if cxa_check_wins(r, side):
-        found |= CXA_CHECK_WIN
+    found |= cxa_check_wins(r, side)
     return found
 
 
