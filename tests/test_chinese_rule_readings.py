@@ -73,6 +73,48 @@ def test_a_pawn_sacrifice_that_wins_only_a_horse_is_idle_mirrored() -> None:
     assert got == ("draw", Termination.REPETITION)
 
 
+def test_a_built_pawn_sacrifice_for_a_horse_is_idle() -> None:
+    """A position built from the reading (not a book diagram).
+
+    Red: king e0, rook i6, crossed pawn c9. Black: king e9, horses e8 and f9, elephant
+    a7, cannon a6. Red's rook goes i6i9 and back; Black's elephant a7c5 and back.
+
+    - i9i6: the rook attacks the cannon on a6 along the empty sixth rank; nothing
+      protects it (the elephant moves only diagonally, neither horse reaches a6). From
+      i9 the rook did not attack it: a new chase.
+    - i6i9: taking the horse on f9 directly wins nothing (the king takes back). The
+      threat is c9d9+: the pawn checks from the side, the king cannot step to e8 or f9
+      (its own horses) and nothing else reaches d9, so the king must take it; then the
+      horse on f9 has no protector and the rook takes it. A pawn for a horse: an even
+      trade (细则10), no gain. Nothing else is new: idle (and no mate by checks).
+    - Black's elephant moves attack nothing new (on a7 it eyes the c9 pawn, which the
+      horse on e8 attacks already): idle.
+
+    Red chases once and idles once, Black idles: a draw. With a crossed pawn fixed at
+    an advisor's value, i6i9 would chase too, and Red would lose (长捉).
+    """
+    got = chinese_ruling("2P1kn3/4n4/b8/c7R/9/9/9/9/9/4K4 w - - 0 1", "i6i9 a7c5 i9i6 c5a7")
+    assert got == ("draw", Termination.REPETITION)
+
+
+def test_a_built_pawn_sacrifice_for_a_rook_chases() -> None:
+    """The same built position with a black rook on f9 instead of the horse.
+
+    - i6i9: the rooks now attack each other, and taking the protected rook directly is
+      only rook for rook. But c9d9+ forces Kxd9 as before, and the rook on f9, now
+      unprotected, falls: a pawn for a rook gains. A piece the rook could not win from
+      i6: a new chase.
+    - i9i6: a new chase of the unprotected cannon on a6, as before.
+    - Black's elephant moves: idle (the rooks' mutual attack is Red's doing, not new
+      after Black's move).
+
+    Every Red move chases (长捉, any number of pieces: 2020 24.11), Black idles: Red
+    loses. Were a pawn for any piece counted even, i6i9 would be idle and this a draw.
+    """
+    got = chinese_ruling("2P1kr3/4n4/b8/c7R/9/9/9/9/9/4K4 w - - 0 1", "i6i9 a7c5 i9i6 c5a7")
+    assert got == ("red-loses", Termination.PERPETUAL_CHASE)
+
+
 # Reading: a mate threat (杀) is a move after which its side, moving again, mates by a
 # check or a series of checks (2020 24.2) of at most three of its moves, every defence
 # considered (README reading 3). And a chase must be new (1999 细则2, 细则6): the judge
