@@ -11,6 +11,8 @@ docstring, never taken from the judge.
 
 from __future__ import annotations
 
+import pytest
+
 from xiangqi import Color, Position, Rules, Termination
 
 
@@ -120,6 +122,38 @@ def test_a_built_pawn_sacrifice_for_a_rook_chases() -> None:
 # considered (README reading 3). And a chase must be new (1999 细则2, 细则6): the judge
 # names a check that wins material (将军得子) by the pieces it wins, so a check that wins
 # another piece than any it could win before is a new chase.
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "loser"),
+    [
+        ("c3kab2/4a4/4b4/3N2R2/9/9/9/9/9/4K4 w - - 0 1", "g6h6 a9a8 h6g6 a8a9", "red-loses"),
+        ("4k4/9/9/9/9/9/3n2r2/4B4/4A4/C3KAB2 b - - 0 1", "g3h3 a0a1 h3g3 a1a0", "black-loses"),
+    ],
+    ids=["red-threatens", "black-threatens"],
+)
+def test_a_built_perpetual_mate_threat_by_three_checks(fen: str, moves: str, loser: str) -> None:
+    """A position built from the reading, and the same with the colours swapped.
+
+    Red: king e0, horse d6, rook g6. Black: king e9, advisors e8 f9, elephants e7 g9,
+    cannon a9. Red's rook shuttles g6h6, h6g6 along the sixth rank; Black's cannon
+    a9a8, a8a9.
+
+    - After either rook move, Red moving again mates by three checks: d6c8+ (the horse
+      checks; the king's only square is d9, e8 and f9 hold its advisors), g6d6+ (or
+      h6d6+: the rook checks down the d-file; the cannon cannot block on d8, the horse
+      on c8 stands in its way, so the advisor blocks on d7), and the rook takes the
+      advisor on d7 with mate. There is no mate in two (after d6c8+ Kd9 no single check
+      mates). So each rook move is a mate threat (杀): Red threatens mate perpetually
+      (长杀, 2020 24.10), a forbidden cycle.
+    - The cannon moves attack nothing (along the ninth and eighth ranks the only screens
+      are Black's own king and advisor, with nothing of Red's beyond them): idle.
+
+    Red alone forbidden: Red loses. Searching mates in two only, the rook moves would be
+    idle and the cycle a draw. Swapped colours (Black's horse d3 and rook g3 against
+    Red's king e0), Black loses the same way.
+    """
+    assert chinese_ruling(fen, moves) == (loser, Termination.PERPETUAL_MATE_THREAT)
 
 
 def test_a_mate_threat_by_three_checks_is_a_mate_threat() -> None:
