@@ -213,7 +213,8 @@ def test_fairy_stockfish_gives_the_stated_asian_verdicts() -> None:
 # - BOTH-CHASE: both sides chase with every move, and the book rules one side alone
 #   (the joint chase answering a chase is allowed in the book: 图10, 参考图14, 38-40
 #   read so); the judge rules both forbidden, a draw.
-# - MATE-DEPTH: mate threats are searched as checks within two moves of the mover.
+# - MATE-DEPTH: mate threats are searched as series of checks within three moves of
+#   the mover.
 # - NOT-MODELLED: the defensive key point (1999 27.3), 断根 by moving a line piece.
 ONE_DEEP = "ONE-DEEP exchange reading"
 CHECK_WIN = "CHECK-WIN reading"
@@ -228,26 +229,22 @@ CHINESE_MISSES = {
     "seen (R chase idle): draw",
     "cxa2020-fig07": f"{MATE_DEPTH}: Red's mate threats are not found by checks "
     "(R chase idle) and Black's block is judged a chase (B chase chase): Black loses",
-    "cxa2020-fig09": f"{CHECK_WIN}: Red's exchange offer is judged a chase and Black's "
-    "second discovered-check win is not found (R chase chase, B chase idle): Red loses",
+    "cxa2020-fig09": f"{CHECK_WIN}: Red's exchange offer (兑: the horse uncovers a rook "
+    "facing Black's rook) is judged a chase (R chase chase, B chase chase): draw",
     "cxa2020-fig10": f"{ONE_DEEP}: Black's joint rook+cannon chase is not seen and Red's "
     "second horse move is no new chase (R chase idle, B chase idle): draw",
     "cxa2020-fig13": f"{CHECK_WIN}: Red's exchange offer (兑) also has a check-win "
     "(R check chase): Red loses",
     "cxa2020-fig18": "NOT-MODELLED: the defensive key point; Red's rook move is judged a "
     "chase (R check chase, B idle mate): Red loses",
-    "cxa2020-fig19": f"{MATE_DEPTH}: Black's first move threatens mate in three, not two "
-    "(B idle mate): Red alone forbidden",
     "cxa2020-fig23": f"{ONE_DEEP}: Black's cannon attacks that lose the rook elsewhere "
     "count, Red's rook chase is not new (R idle idle, B chase chase): Black loses",
-    "cxa2020-fig24": f"{CHECK_WIN}: Red's rook moves are judged chases (R chase chase): Red loses",
     "cxa2020-fig30v": f"{ONE_DEEP}: Black's first rook retreat (an uneven exchange "
     "offer) is judged idle (B idle chase): draw",
     "cxa2020-ref01": f"{ONE_DEEP}: the horse retreat's discovered attack on a protected "
     "elephant is not a gain one capture deep (R idle chase): draw",
     "cxa2020-ref03": f"{ONE_DEEP}: Red's second rook move wins nothing one capture deep "
     "(R chase idle): draw",
-    "cxa2020-ref12": f"{ONE_DEEP}: Red's chase after the check is not found (R check idle): draw",
     "cxa2020-ref13": f"{ONE_DEEP}: Black's rook move that lets the cannon take an advisor "
     "is judged idle on one of the two moves (B idle chase): draw",
     "cxa2020-ref16": f"{ONE_DEEP}: the pawn moves that uncover an attack are judged idle "

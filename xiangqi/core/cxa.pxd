@@ -4,14 +4,14 @@
 #
 # Map (one line per function; [rules]; everything but cxa_outcome_code's cheap tests runs
 # only when a repetition is judged):
-#   cxa_value(pc, sq)                   material value on the book's scale (1999 25.3)
-#   cxa_see(r, sq, side, depth)         what side wins by a capture sequence on sq (>= 0)
+#   cxa_value(pc, sq, chaser)           material value on the book's scale (1999 25.3)
+#   cxa_see(r, sq, side, depth, chaser) what side wins by a capture sequence on sq (>= 0)
 #   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
-#   cxa_best_gain(r, side)              the most side wins by taking one piece next move
-#   cxa_check_wins(r, side)             a check after which side wins material (将军得子)
+#   cxa_best_gain(r, side, target)      the most side wins by taking one piece next move
+#   cxa_check_wins(r, side)             pieces side wins through a check (将军得子)
 #   cxa_mates(r, side, depth)           side mates by checks within depth of its moves (杀)
-#   cxa_threats(r, side, moved)         cxa_targets plus bit 0 for a check-win
+#   cxa_threats(r, side, moved)         cxa_targets and cxa_check_wins together
 #   cxa_termination(kinds)              the END_* naming a forbidden side's span
 #   cxa_span_start(plies, n, count)     where the judged span starts (-1: no repetition)
 #   cxa_classify(squares, side, plies, n, first, kinds)   each side's kinds of move
@@ -28,17 +28,24 @@
 # tuned on the book's cases, tests/test_chinese_rule_cases.py, which says which it misses):
 #   将 check      the move gave check (the history's check flag).
 #   杀 mate       with the mover to move again (its opponent passing), the mover mates by
-#                 a check, or a check and after any reply another, within CXA_MATE_DEPTH
-#                 of its moves.
+#                 a series of checks of at most CXA_MATE_DEPTH (3) of its moves, every
+#                 defence considered (2020 24.2 "a check or a series of checks"; the
+#                 README's reading 3: mate in one, two or three).
 #   捉 chase      with the mover to move again, it wins material next move: some enemy
 #                 piece (not the king; pawns at home count, worth least) that a piece of
 #                 the mover other than the king and the pawns (their own attacks are
 #                 idle: 1999 27.1, 27.2) may legally take, for more than it loses if the
 #                 piece's side can legally take back (unprotected, a fake root, a
 #                 stronger piece); or a check after which every reply leaves it such a
-#                 gain (将军得子). The chase must be new: a piece (or the check-win) won
-#                 after the move but not before it (从捉到捉 is idle: 1999 细则6). The
+#                 gain (将军得子). The chase must be new: a piece won after the move,
+#                 by a capture or through a check, that was not won before it (从捉到捉
+#                 is idle: 1999 细则2, 细则6); a check-win counts by the pieces it wins
+#                 (the one the check takes, and the one the best exchange takes after
+#                 each reply), so a check-win of another piece is a new chase. The
 #                 moved piece offering an even exchange of like pieces (兑) chases nothing.
+#                 Gains are counted on the book's scale (cxa_value), where a crossed
+#                 pawn's value floats: a pawn for a horse or cannon is even, a pawn for a
+#                 rook gains (1999 细则10; 2020 图24).
 #   闲 idle       anything else: exchange offers, sacrifices, blocks and shadowing win
 #                 nothing; a king move that answers a check (2020 图17).
 # The heaviest effect names the move: check, then mate threat, then chase.
@@ -83,15 +90,18 @@ cdef enum:
     CXA_IDLE = 8
 
 cdef enum:
-    CXA_MATE_DEPTH = 2      # moves of the mating side searched for a mate threat
-    CXA_CHECK_WIN = 1       # bit 0 of a target mask (the king's slot): a check wins material
+    CXA_MATE_DEPTH = 3      # moves of the mating side searched for a mate threat
     CXA_SEE_FULL = 64       # depth of a whole exchange sequence (more than the pieces)
     CXA_MAX_SPAN = 512      # longest span analysed for mate threats and chases (plies)
 
 
-cdef inline int cxa_value(int pc, int sq) noexcept nogil:
-    # Rook 8, horse 4, cannon 4, advisor 2, elephant 2, crossed pawn 2, pawn at home 1,
-    # king 100 (never captured: captures are legal moves).
+cdef inline int cxa_value(int pc, int sq, int chaser) noexcept nogil:
+    # Rook 8, horse 4, cannon 4, advisor 2, elephant 2, pawn at home 1, king 100 (never
+    # captured: captures are legal moves), as the side `chaser` counts its gains. A crossed
+    # pawn's value floats between an advisor's and a horse's (1999 25.3, 细则10; 2020
+    # 图24): a pawn for a horse or cannon, or an advisor or elephant for a pawn, is even,
+    # never a gain; so the chaser counts an enemy crossed pawn it wins at the low end (2)
+    # and one of its own it gives up at the high end (4). A pawn for a rook still gains.
     cdef int kind = slot_kind(pc)
     if kind == 0:
         return 100
@@ -100,14 +110,16 @@ cdef inline int cxa_value(int pc, int sq) noexcept nogil:
     if kind == 3 or kind == 5:
         return 4
     if kind == 6:
-        return 1 if on_own_half(sq, (pc >> 4) - 1) else 2
+        if on_own_half(sq, (pc >> 4) - 1):
+            return 1
+        return 4 if (pc >> 4) - 1 == chaser else 2
     return 2
 
 
-cdef inline int cxa_see(BoardState* r, int sq, int side, int depth) noexcept nogil:
+cdef inline int cxa_see(BoardState* r, int sq, int side, int depth, int chaser) noexcept nogil:
     # What side wins by capturing on sq, each side taking with its least valuable legal
-    # attacker and free to stop, for at most depth captures (a static exchange; >= 0).
-    # r is restored.
+    # attacker and free to stop, for at most depth captures (a static exchange; >= 0),
+    # every piece valued as `chaser` counts it (cxa_value). r is restored.
     cdef int out[32]
     cdef int n = attackers_of(r.squares, side, sq, out)
     cdef int i, a, v, best = -1, best_v = 1000, cap, gain, mv
@@ -115,16 +127,16 @@ cdef inline int cxa_see(BoardState* r, int sq, int side, int depth) noexcept nog
         return 0
     for i in range(n):
         a = out[i]
-        v = cxa_value(r.squares[a], a)
+        v = cxa_value(r.squares[a], a, chaser)
         if v < best_v and capture_legal(r, a, sq):
             best = a
             best_v = v
     if best < 0:
         return 0
-    gain = cxa_value(r.squares[sq], sq)
+    gain = cxa_value(r.squares[sq], sq, chaser)
     mv = best | (sq << 8)
     cap = make_move(r, mv)
-    gain -= cxa_see(r, sq, 1 - side, depth - 1)
+    gain -= cxa_see(r, sq, 1 - side, depth - 1, chaser)
     unmake_move(r, mv, cap)
     return gain if gain > 0 else 0
 
@@ -148,13 +160,13 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
         if a == moved and slot_kind(r.squares[sq]) == kind and capture_legal(r, sq, a):
             mv = sq | (a << 8)
             cap = make_move(r, mv)
-            net = cxa_value(cap, a) - cxa_see(r, a, side, CXA_SEE_FULL)
+            net = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
             unmake_move(r, mv, cap)
             if net >= 0:
                 continue
         mv = a | (sq << 8)
         cap = make_move(r, mv)
-        net = cxa_value(cap, sq) - cxa_see(r, sq, 1 - side, 1)
+        net = cxa_value(cap, sq, side) - cxa_see(r, sq, 1 - side, 1, side)
         unmake_move(r, mv, cap)
         if net > best:
             best = net
@@ -172,25 +184,31 @@ cdef inline unsigned int cxa_targets(BoardState* r, int side, int moved) noexcep
     return found
 
 
-cdef inline int cxa_best_gain(BoardState* r, int side) noexcept nogil:
-    # The most side wins by taking one enemy piece (0 if nothing).
+cdef inline int cxa_best_gain(BoardState* r, int side, int* target) noexcept nogil:
+    # The most side wins by taking one enemy piece (0 if nothing); target gets that
+    # piece's slot (0 if nothing).
     cdef int enemy = 32 - 16 * side, j, v, g, best = 0
+    target[0] = 0
     for j in range(1, 16):
         v = r.piece_square[enemy + j]
         if v:
             g = cxa_win(r, v, side, 0)
             if g > best:
                 best = g
+                target[0] = j
     return best
 
 
-cdef inline bint cxa_check_wins(BoardState* r, int side) noexcept nogil:
-    # With side to move: has it a check after which every reply leaves it a material
-    # gain (what the check took, less what the reply took, plus the best exchange next)?
-    # A check with no reply is a mate, judged as a mate threat instead. r is restored.
+cdef inline unsigned int cxa_check_wins(BoardState* r, int side) noexcept nogil:
+    # With side to move: the enemy pieces (bit per slot) it wins through a check after
+    # which every reply leaves it a material gain (what the check took, less what the
+    # reply took, plus the best exchange next): the piece the check took and, for each
+    # reply, the piece the best exchange then takes. A check with no reply is a mate,
+    # judged as a mate threat instead. r is restored.
     cdef int moves[MAX_MOVES]
     cdef int replies[MAX_MOVES]
-    cdef int n, m, i, k, cap, cap2, net, worst, saved = r.side
+    cdef int n, m, i, k, cap, cap2, net, worst, target, saved = r.side
+    cdef unsigned int won, found = 0
     r.side = side
     n = generate_legal_moves(r, moves)
     for i in range(n):
@@ -198,27 +216,30 @@ cdef inline bint cxa_check_wins(BoardState* r, int side) noexcept nogil:
         if in_check(r, 1 - side):
             m = generate_legal_moves(r, replies)
             worst = -1
+            won = 0
             if m:
                 worst = 1000
                 for k in range(m):
                     cap2 = make_move(r, replies[k])
-                    net = cxa_best_gain(r, side)
+                    net = cxa_best_gain(r, side, &target)
+                    if target:
+                        won |= 1u << target
                     if cap:
-                        net += cxa_value(cap, moves[i] >> 8)
+                        net += cxa_value(cap, moves[i] >> 8, side)
                     if cap2:
-                        net -= cxa_value(cap2, replies[k] >> 8)
+                        net -= cxa_value(cap2, replies[k] >> 8, side)
                     unmake_move(r, replies[k], cap2)
                     if net < worst:
                         worst = net
                     if worst <= 0:
                         break
             if worst > 0:
-                unmake_move(r, moves[i], cap)
-                r.side = saved
-                return 1
+                if cap:
+                    won |= 1u << (cap & 15)
+                found |= won
         unmake_move(r, moves[i], cap)
     r.side = saved
-    return 0
+    return found
 
 
 cdef inline bint cxa_mates(BoardState* r, int side, int depth) noexcept nogil:
@@ -253,10 +274,10 @@ cdef inline bint cxa_mates(BoardState* r, int side, int depth) noexcept nogil:
 
 
 cdef inline unsigned int cxa_threats(BoardState* r, int side, int moved) noexcept nogil:
-    # What side would win if it were to move: cxa_targets, with bit 0 for a check-win.
+    # What side would win if it were to move (bit per enemy slot): by a capture
+    # (cxa_targets) or through a check (cxa_check_wins).
     cdef unsigned int found = cxa_targets(r, side, moved)
-    if cxa_check_wins(r, side):
-        found |= CXA_CHECK_WIN
+    found |= cxa_check_wins(r, side)
     return found
 
 

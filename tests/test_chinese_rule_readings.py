@@ -1,0 +1,206 @@
+"""The Chinese judge's readings of the rule book, on positions that are not the book's.
+
+``tests/test_chinese_rule_cases.py`` checks ``outcome(rules="chinese")`` against the
+book's own diagrams. A reading tuned on those diagrams could recognise them rather than
+follow the rule, so each reading of ``xiangqi/core/cxa.pxd`` that changed a ruling gets
+positions here that the book does not print: the book's pattern moved to other files,
+played by the other colour, or built from the rule's definition. Each expected ruling is
+derived by hand from the rule text (tests/data/chinese_rules/README.md) in the test's
+docstring, never taken from the judge.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from xiangqi import Color, Position, Rules, Termination
+
+
+def chinese_ruling(fen: str, moves: str) -> tuple[str, Termination]:
+    """Play the cycle twice (its start then stands for the third time) and rule it."""
+    pos = Position(fen)
+    for _ in range(2):
+        for text in moves.split():
+            pos.push_iccs(text)
+    assert pos.is_repetition(3)
+    outcome = pos.outcome(rules=Rules.CHINESE)
+    assert outcome is not None
+    if outcome.winner is None:
+        return "draw", outcome.termination
+    loser = "black" if outcome.winner == Color.RED else "red"
+    return f"{loser}-loses", outcome.termination
+
+
+# Reading: a crossed pawn's value floats (1999 25.3 and 细则10; 2020 图24). It is worth
+# more than an advisor or elephant and less than a rook; a pawn given for a horse or a
+# cannon, or an advisor or elephant given for a pawn, is an even trade and wins nothing;
+# a pawn given for a rook wins.
+
+
+def test_a_pawn_sacrifice_that_wins_only_a_horse_is_idle_black_to_move() -> None:
+    """图24 played by Black and mirrored to the other wing (the book does not print it).
+
+    Black: rook a4, crossed pawn g0, king e9 with advisors d9 f9, elephants e7 g9, pawn
+    e6. Red: king e0, rook e1, horse d0, pawns e4 i4. Black plays a4a0, Red e1d1, Black
+    a0a4, Red d1e1.
+
+    - a4a0: Black threatens g0f0+ (a crossed pawn checks from the side). Red's king must
+      take it (e1 and d0 hold its own pieces; nothing else reaches f0), and Ra0xd0 then
+      takes the unprotected horse. A pawn for a horse is an even trade (细则10), no gain,
+      so no chase; the rook attacks nothing else: idle.
+    - a0a4, with Red's rook on d1: Rxe4 would check down the open e-file; Red's only
+      answer is to block with the rook on e1, then g0f0+ Kxf0 and Rxe1 win the rook. A
+      pawn for a rook gains: a chase (将军得子).
+    - Red's rook moves e1d1, d1e1 attack nothing: idle.
+
+    Black chases once and idles once, Red idles: neither side is forbidden (1999 25.2),
+    a draw. With a crossed pawn fixed at an advisor's value, a4a0 would be a chase (a
+    horse less a pawn), Black's cycle all chases, and Black the loser.
+    """
+    got = chinese_ruling("3akab2/9/4b4/4p4/9/r3P3P/9/9/4R4/3NK1p2 b - - 0 1", "a4a0 e1d1 a0a4 d1e1")
+    assert got == ("draw", Termination.REPETITION)
+
+
+def test_a_pawn_sacrifice_that_wins_only_a_horse_is_idle_mirrored() -> None:
+    """图24 mirrored file for file: Red rook a5, crossed pawn g9; Black king e9, horse
+    d9, rook e8, pawns e5 and i5 (the book's pieces on the mirrored files).
+
+    a5a9 threatens g9f9+ Kxf9 (forced: e8 holds Black's rook, d9 its horse) Rxd9: a pawn
+    for a horse, even, idle. a9a5, with Black's rook on d8, attacks the e5 pawn: Rxe5+
+    checks up the open e-file, Black must block with the rook on e8, and g9f9+ Kxf9
+    Rxe8 wins it: a pawn for a rook, a chase. Black's rook moves e8d8, d8e8 attack
+    nothing: idle. Both sides idle at least once: a draw.
+    """
+    got = chinese_ruling("3nk1P2/4r4/9/9/R3p3p/9/4P4/4B4/9/3AKAB2 w - - 0 1", "a5a9 e8d8 a9a5 d8e8")
+    assert got == ("draw", Termination.REPETITION)
+
+
+def test_a_built_pawn_sacrifice_for_a_horse_is_idle() -> None:
+    """A position built from the reading (not a book diagram).
+
+    Red: king e0, rook i6, crossed pawn c9. Black: king e9, horses e8 and f9, elephant
+    a7, cannon a6. Red's rook goes i6i9 and back; Black's elephant a7c5 and back.
+
+    - i9i6: the rook attacks the cannon on a6 along the empty sixth rank; nothing
+      protects it (the elephant moves only diagonally, neither horse reaches a6). From
+      i9 the rook did not attack it: a new chase.
+    - i6i9: taking the horse on f9 directly wins nothing (the king takes back). The
+      threat is c9d9+: the pawn checks from the side, the king cannot step to e8 or f9
+      (its own horses) and nothing else reaches d9, so the king must take it; then the
+      horse on f9 has no protector and the rook takes it. A pawn for a horse: an even
+      trade (细则10), no gain. Nothing else is new: idle (and no mate by checks).
+    - Black's elephant moves attack nothing new (on a7 it eyes the c9 pawn, which the
+      horse on e8 attacks already): idle.
+
+    Red chases once and idles once, Black idles: a draw. With a crossed pawn fixed at
+    an advisor's value, i6i9 would chase too, and Red would lose (长捉).
+    """
+    got = chinese_ruling("2P1kn3/4n4/b8/c7R/9/9/9/9/9/4K4 w - - 0 1", "i6i9 a7c5 i9i6 c5a7")
+    assert got == ("draw", Termination.REPETITION)
+
+
+def test_a_built_pawn_sacrifice_for_a_rook_chases() -> None:
+    """The same built position with a black rook on f9 instead of the horse.
+
+    - i6i9: the rooks now attack each other, and taking the protected rook directly is
+      only rook for rook. But c9d9+ forces Kxd9 as before, and the rook on f9, now
+      unprotected, falls: a pawn for a rook gains. A piece the rook could not win from
+      i6: a new chase.
+    - i9i6: a new chase of the unprotected cannon on a6, as before.
+    - Black's elephant moves: idle (the rooks' mutual attack is Red's doing, not new
+      after Black's move).
+
+    Every Red move chases (长捉, any number of pieces: 2020 24.11), Black idles: Red
+    loses. Were a pawn for any piece counted even, i6i9 would be idle and this a draw.
+    """
+    got = chinese_ruling("2P1kr3/4n4/b8/c7R/9/9/9/9/9/4K4 w - - 0 1", "i6i9 a7c5 i9i6 c5a7")
+    assert got == ("red-loses", Termination.PERPETUAL_CHASE)
+
+
+# Reading: a mate threat (杀) is a move after which its side, moving again, mates by a
+# check or a series of checks (2020 24.2) of at most three of its moves, every defence
+# considered (README reading 3). And a chase must be new (1999 细则2, 细则6): the judge
+# names a check that wins material (将军得子) by the pieces it wins, so a check that wins
+# another piece than any it could win before is a new chase.
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "loser"),
+    [
+        ("c3kab2/4a4/4b4/3N2R2/9/9/9/9/9/4K4 w - - 0 1", "g6h6 a9a8 h6g6 a8a9", "red-loses"),
+        ("4k4/9/9/9/9/9/3n2r2/4B4/4A4/C3KAB2 b - - 0 1", "g3h3 a0a1 h3g3 a1a0", "black-loses"),
+    ],
+    ids=["red-threatens", "black-threatens"],
+)
+def test_a_built_perpetual_mate_threat_by_three_checks(fen: str, moves: str, loser: str) -> None:
+    """A position built from the reading, and the same with the colours swapped.
+
+    Red: king e0, horse d6, rook g6. Black: king e9, advisors e8 f9, elephants e7 g9,
+    cannon a9. Red's rook shuttles g6h6, h6g6 along the sixth rank; Black's cannon
+    a9a8, a8a9.
+
+    - After either rook move, Red moving again mates by three checks: d6c8+ (the horse
+      checks; the king's only square is d9, e8 and f9 hold its advisors), g6d6+ (or
+      h6d6+: the rook checks down the d-file; the cannon cannot block on d8, the horse
+      on c8 stands in its way, so the advisor blocks on d7), and the rook takes the
+      advisor on d7 with mate. There is no mate in two (after d6c8+ Kd9 no single check
+      mates). So each rook move is a mate threat (杀): Red threatens mate perpetually
+      (长杀, 2020 24.10), a forbidden cycle.
+    - The cannon moves attack nothing (along the ninth and eighth ranks the only screens
+      are Black's own king and advisor, with nothing of Red's beyond them): idle.
+
+    Red alone forbidden: Red loses. Searching mates in two only, the rook moves would be
+    idle and the cycle a draw. Swapped colours (Black's horse d3 and rook g3 against
+    Red's king e0), Black loses the same way.
+    """
+    assert chinese_ruling(fen, moves) == (loser, Termination.PERPETUAL_MATE_THREAT)
+
+
+def test_a_mate_threat_by_three_checks_is_a_mate_threat() -> None:
+    """图19 played by the other colours and mirrored (the book does not print it).
+
+    Black (the book's Red): king e9, advisors d9 e8, elephants e7 g9, rooks f3 c0, pawn
+    g5; Red: king f1, advisors d0 e1, cannons e2 f2, rook g6, horse b8, pawn c5. The
+    cycle: Black f3e3, Red f2h2, Black e3f3 (check), Red h2f2 (blocking it).
+
+    - Red's f2h2 is a mate threat: Red to move again mates in three checks and not in
+      two: g6g9+ (the rook takes the elephant), and if the advisor blocks on f9, b8d7+
+      Ke8 g9g8 mate; if the elephant takes back on g9, b8d7 mate. Red's h2f2 blocks
+      the check and threatens mate again, now in one (b8d7 mate; the book: 长杀).
+    - Black's moves: f3e3 chases (the book: 捉), e3f3 checks. 一将一捉 is forbidden.
+
+    Both sides forbidden (1999 26.3): a draw. A search for mates in two only would see
+    Red's cycle as idle and rule Black lost.
+    """
+    got = chinese_ruling(
+        "3ak1b2/1N2a4/4b4/6R2/2P3p2/9/5r3/4CC3/4AK3/2rA5 b - - 0 1", "f3e3 f2h2 e3f3 h2f2"
+    )
+    assert got == ("draw", Termination.REPETITION)
+
+
+def test_a_mate_threat_and_a_new_check_win_both_count() -> None:
+    """参考图35 mirrored file for file (the book does not print it).
+
+    Red: horse d6, rooks g6 i1, horse a2, pawn c3; Black: king e9, advisors e8 f9, rook
+    d4, cannon g3, horse g7, rook i7. The cycle: Red d6f5, Black d4f4, Red f5d6, Black
+    f4d4.
+
+    - d6f5: the horse attacks the rook on d4 and the cannon on g3 (the book: a chase).
+    - f5d6: a mate threat by three checks: d6c8+ Kd9, g6d6+ Ad7, d6xd7 mate (no mate
+      in two exists). So Red's cycle is a chase and a mate threat: forbidden (一杀一捉).
+    - f4d4 (Black, after the mate threat): Black, moving again, plays d4xd0+ (the rook
+      takes the advisor with check), Kxd0, and g3xg6 takes the rook with the cannon
+      over its pawn: an advisor won through a check. Before the move the same check
+      won the other advisor (f4xf0+), never d0: a new piece, so a new chase. (The book
+      calls it a chase of the rook, real once the mate threat is parried.)
+    - d4f4: the rook attacks the horse on f5, which nothing protects (the book: a chase).
+
+    Both sides forbidden: a draw (1999 26.3), as the book rules 参考图35. Either reading
+    alone gives one side alone forbidden: with mates in two only Red's f5d6 is idle and
+    Black loses; with the check-win as a single yes/no, Black's f4d4 is no new chase
+    (a check-win existed before) and Red loses.
+    """
+    got = chinese_ruling(
+        "4kab2/4a4/4b1n1r/3N2R1p/6p2/3r5/2P3c1P/N3B4/8R/3AKAB2 w - - 0 1", "d6f5 d4f4 f5d6 f4d4"
+    )
+    assert got == ("draw", Termination.REPETITION)
