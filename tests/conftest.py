@@ -115,6 +115,7 @@ def disputed_cycle(case_id: str) -> tuple[str, list[str]]:
     return fen, cycle
 
 
-# Disputed cycles: fig09, a draw under the Asian rules, Black loses under the Chinese;
-# ref43, Black loses under the Asian rules, a draw under the Chinese.
-DISPUTED = ["cxa2020-fig09", "cxa2020-ref43"]
+# Disputed cycles: fig12, a draw under the Asian rules, Black loses under the Chinese (the
+# book's verdict: Black's perpetual chase); ref43, Black loses under the Asian rules, a draw
+# under the Chinese (the book's verdict).
+DISPUTED = ["cxa2020-fig12", "cxa2020-ref43"]
