@@ -26,6 +26,7 @@ import pyffish
 import pytest
 from test_engine_fairy import FAIRY, SKIP_REASON
 
+import xiangqi
 from xiangqi import Move, Position, Rules, Termination
 from xiangqi.__main__ import main
 from xiangqi.engine import EngineError, Limit
@@ -514,15 +515,18 @@ def test_ctrl_c_on_the_command_line_exits_130_with_the_games_written(tmp_path: P
     pgn = tmp_path / "games.pgn"
     results = tmp_path / "results.json"
     engine = f"cmd={sys.executable} arg={MATCH_ENGINE} arg=--sleep arg=0.2 arg=--pids arg={pids}"
-    root = Path(__file__).resolve().parents[1]
     argv = [
         sys.executable, "-m", "xiangqi", "match",
         "--engine", f"{engine} arg=--ignore-quit timeout=1", "--engine", engine,
         "--each", "depth=1", "--games", "20000000", "--concurrency", "2", "--max-plies", "3",
         "--pgn", str(pgn), "--results", str(results),
     ]  # fmt: skip
-    env = dict(os.environ, PYTHONPATH=str(root))
-    proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # The xiangqi this test imports (a checkout's or an installed wheel's), from a directory
+    # where no source tree can shadow it.
+    env = dict(os.environ, PYTHONPATH=str(Path(xiangqi.__file__).resolve().parents[1]))
+    proc = subprocess.Popen(
+        argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and (
