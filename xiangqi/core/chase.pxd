@@ -7,7 +7,7 @@
 # Map (one line per function):
 #   capture_legal(r, frm, to)       may the piece on frm legally take on to? (the one
 #                                   such test; cxa.pxd uses it too)
-#   defended_after / reached_after  protection ("roots", real or fake)
+#   root_after(r, frm, to, legally) protection ("roots", real or fake)
 #   chase_pairs / chased_now / new_chases            who chases whom, and newly
 #   horse_pinned_rooks(r, side)     rooks that block a horse's leg aimed at their king
 #   judge_repetition(...)           RULING_* at a repeated position
@@ -65,30 +65,17 @@ cdef inline bint capture_legal(BoardState* r, int frm, int to) noexcept nogil:
     return ok
 
 
-cdef inline bint defended_after(BoardState* r, int frm, int to) noexcept nogil:
-    # After the piece on frm takes the piece on to, can the victim's side legally take back?
+cdef inline bint root_after(BoardState* r, int frm, int to, bint legally) noexcept nogil:
+    # After the piece on frm takes the piece on to, can a piece of the victim's side take
+    # back: legally (legally set: a real root), or at least reach the square (a root that
+    # reaches it but may not take back is a fake root; one that no longer reaches it is no
+    # root at all)?
     cdef int victim_base = 16 + 16 * (r.squares[to] >> 5), i, s, cap
     cdef bint found = 0
     cap = make_move(r, frm | (to << 8))
     for i in range(16):
         s = r.piece_square[victim_base + i]
-        if s and capture_legal(r, s, to):
-            found = 1
-            break
-    unmake_move(r, frm | (to << 8), cap)
-    return found
-
-
-cdef inline bint reached_after(BoardState* r, int frm, int to) noexcept nogil:
-    # After the piece on frm takes the piece on to, does any piece of the victim's side
-    # still reach the square (legally or not)? A root that is there but may not take back
-    # is a fake root; one that no longer reaches the square is no root at all.
-    cdef int victim_base = 16 + 16 * (r.squares[to] >> 5), i, s, cap
-    cdef bint found = 0
-    cap = make_move(r, frm | (to << 8))
-    for i in range(16):
-        s = r.piece_square[victim_base + i]
-        if s and reaches(r.squares, s, to):
+        if s and (capture_legal(r, s, to) if legally else reaches(r.squares, s, to)):
             found = 1
             break
     unmake_move(r, frm | (to << 8), cap)
@@ -138,14 +125,14 @@ cdef inline void chase_pairs(BoardState* r, int side, unsigned int* pairs,
                 # were answered: any piece that reaches the square takes back.
                 if at == vt and reaches(r.squares, v, a):
                     continue
-                if not reached_after(r, a, v):
+                if not root_after(r, a, v, 0):
                     found |= 1u << j
                 continue
             if at == vt and capture_legal(r, v, a):
                 continue            # a mutual attack
-            if not defended_after(r, a, v):
+            if not root_after(r, a, v, 1):
                 found |= 1u << j
-                if reached_after(r, a, v):
+                if root_after(r, a, v, 0):
                     faked |= 1u << j
         pairs[i] = found
         attacks[i] = hit
