@@ -181,6 +181,40 @@ def test_aec_env_refuses_bad_history(history: object, error: type[Exception]) ->
         rl.raw_env(history=history)  # type: ignore[arg-type]
 
 
+def _one_game_envs() -> list[object]:
+    from xiangqi.rl.gym_env import GymEnv
+
+    return [rl.raw_env, GymEnv, lambda **kw: rl.VectorEnv(2, **kw)]
+
+
+@pytest.mark.parametrize(
+    ("max_plies", "error", "text"),
+    [
+        (0, ValueError, "max_plies must be in 1..16777216, got 0"),
+        ((1 << 24) + 1, ValueError, "got 16777217"),
+        (True, TypeError, "max_plies must be an int, got bool"),
+        (10.0, TypeError, "max_plies must be an int, got float"),
+        ("500", TypeError, "max_plies must be an int, got str"),
+    ],
+)
+def test_every_env_refuses_a_bad_max_plies_alike(
+    max_plies: object, error: type[Exception], text: str
+) -> None:
+    for make in _one_game_envs():
+        with pytest.raises(error, match=text.replace(".", r"\.")):
+            make(max_plies=max_plies)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("mode", ["human", "rgb_array", 1])
+def test_one_game_envs_refuse_an_unknown_render_mode(mode: object) -> None:
+    from xiangqi.rl.gym_env import GymEnv
+
+    for make in (rl.raw_env, GymEnv):
+        with pytest.raises(ValueError, match="render_mode must be None or one of"):
+            make(render_mode=mode)  # type: ignore[arg-type]
+    assert rl.raw_env(render_mode="ansi").render_mode == "ansi"
+
+
 @pytest.mark.parametrize(
     ("perspective", "error"), [(True, TypeError), (2, ValueError), ("w", TypeError)]
 )

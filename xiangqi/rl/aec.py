@@ -41,7 +41,7 @@ from ..pieces import Color
 from ..position import Position
 from ..rules import Rules, check_rules
 from .actions import NUM_ACTIONS, action_to_move
-from .planes import _check_history, _chess_v6_one, num_planes
+from .planes import _check_env_args, _check_history, _chess_v6_one, num_planes
 
 
 def judge(position: Position, rules: Rules = Rules.ASIAN) -> tuple[bool, Color | None]:
@@ -90,10 +90,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         EzPickle.__init__(self, render_mode, max_plies, history, fen, channels_first, rules)
         super().__init__()
         self.rules = check_rules(rules)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        if not isinstance(max_plies, int) or isinstance(max_plies, bool) or max_plies < 1:
-            raise ValueError(f"max_plies must be an int >= 1, got {max_plies!r}")
+        _check_env_args(render_mode, self.metadata["render_modes"], max_plies)
         self.render_mode = render_mode
         self.max_plies = max_plies
         self.history = _check_history(history)

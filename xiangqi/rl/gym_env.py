@@ -51,7 +51,7 @@ from ..pieces import Color
 from ..position import Position
 from ..rules import Rules, check_rules
 from .actions import NUM_ACTIONS, action_to_move
-from .planes import BASE_PLANES, encode_batch, legal_mask_batch
+from .planes import BASE_PLANES, _check_env_args, encode_batch, legal_mask_batch
 from .vector import VectorEnv
 
 Planes = npt.NDArray[np.uint8]
@@ -191,10 +191,7 @@ class GymEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         rules: Rules | str = Rules.ASIAN,
     ) -> None:
         self.rules = check_rules(rules)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        if not isinstance(max_plies, int) or isinstance(max_plies, bool) or max_plies < 1:
-            raise ValueError(f"max_plies must be an int >= 1, got {max_plies!r}")
+        _check_env_args(render_mode, self.metadata["render_modes"], max_plies)
         self.render_mode = render_mode
         self.max_plies = max_plies
         self.fen = fen

@@ -57,12 +57,29 @@ def _positions(positions: Sequence[Position]) -> list[Position]:
     return items
 
 
+def _check_int(name: str, value: int, low: int, high: int) -> int:
+    # The one check of the RL API's int arguments (history, num_envs, max_plies): an int,
+    # bool refused (TypeError), in low..high (ValueError).
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
+    return value
+
+
+#: The most plies (and games) an env takes: VectorEnv's C buffers are sized by them.
+_MAX_COUNT = 1 << 24
+
+
 def _check_history(history: int) -> int:
-    if not isinstance(history, int) or isinstance(history, bool):
-        raise TypeError(f"history must be an int, got {type(history).__name__}")
-    if not 0 <= history <= 64:
-        raise ValueError(f"history must be in 0..64, got {history}")
-    return history
+    return _check_int("history", history, 0, 64)
+
+
+def _check_env_args(render_mode: str | None, modes: list[str], max_plies: int) -> None:
+    # The arguments the one-game envs (PettingZoo's and Gymnasium's) share.
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
+    _check_int("max_plies", max_plies, 1, _MAX_COUNT)
 
 
 def _check_perspective(perspective: Color | None) -> int:

@@ -29,7 +29,7 @@ from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN, board_fen
 from ..position import Position
 from ..rules import Rules, check_rules
-from .planes import BASE_PLANES
+from .planes import BASE_PLANES, _MAX_COUNT, _check_int
 
 Observations = tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]
 StepResult = tuple[
@@ -75,11 +75,8 @@ class VectorEnv:
         rules: Rules | str = Rules.ASIAN,
     ) -> None:
         self.rules = check_rules(rules)
-        for name, value in (("num_envs", num_envs), ("max_plies", max_plies)):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-            if not 1 <= value <= 1 << 24:
-                raise ValueError(f"{name} must be in 1..{1 << 24}, got {value}")
+        _check_int("num_envs", num_envs, 1, _MAX_COUNT)
+        _check_int("max_plies", max_plies, 1, _MAX_COUNT)
         start = Position(fen)
         if not start.has_legal_moves():
             raise InvalidFenError(f"the start position has no legal move: {fen!r}")
