@@ -29,7 +29,7 @@ from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN, board_fen
 from ..position import Position
 from ..rules import Rules, check_rules
-from .planes import BASE_PLANES, _MAX_COUNT, _check_int
+from .planes import _MAX_COUNT, BASE_PLANES, _check_int
 
 Observations = tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]
 StepResult = tuple[
