@@ -16,7 +16,7 @@ def check_int(name: str, value: object, low: int | None = None, high: int | None
     """`value` as an int in low..high (either bound may be None for no bound)."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r}")
-    number = operator.index(value)  # type: ignore[call-overload]
+    number = operator.index(value)  # type: ignore[arg-type]
     _check_range(name, number, low, high)
     return number
 
