@@ -483,6 +483,8 @@ class SQLiteReader(Reader):
             raise FileNotFoundError(f"no such book file: {self.path!r}")
         uri = "file:" + _uri_path(self.path) + "?mode=ro"
         self._lock = threading.Lock()
+        # key -> (positions row id, stored text, the entries checked legal there)
+        self._cache: dict[int, tuple[int, str, Any]] = {}
         self._db: sqlite3.Connection | None = sqlite3.connect(
             uri, uri=True, check_same_thread=False
         )
@@ -550,6 +552,7 @@ class SQLiteReader(Reader):
     def close(self) -> None:
         """Close the database; later probes raise BookError."""
         db, self._db = self._db, None
+        self._cache = {}
         if db is not None:
             db.close()
 
@@ -561,22 +564,50 @@ class SQLiteReader(Reader):
     ) -> Iterator[Entry]:
         """The stored entries of exactly this position, highest weight first (ties by ICCS)."""
         _check_position(position)
-        with self._lock:
-            rows = self._query(_PROBE, (_signed(position.zobrist_hash()),))
-        if not rows:
-            return
+        key = _signed(position.zobrist_hash())
+        found = self._cache.get(key)
+        if found is None:
+            with self._lock:
+                rows = self._query(_PROBE, (key,))
+            if not rows:
+                return iter(())
+            found = (rows[0][0], rows[0][1], self._entries(rows, key))
         text = _position_text(position)
-        if rows[0][1] != text:
+        if found[1] != text:
             raise self._fail(
-                f"positions row {rows[0][0]}: stored {rows[0][1]!r} under the key of {text!r}: "
+                f"positions row {found[0]}: stored {found[1]!r} under the key of {text!r}: "
                 "the book was keyed for another position set"
             )
-        for _pid, _fen, row_id, iccs, weight, wins, draws, losses in rows:
-            entry = self._entry(position, row_id, iccs, weight, wins, draws, losses)
-            if entry.weight >= minimum_weight and entry.move not in exclude_moves:
-                yield entry
+        # Checked against the very position probed, so later probes of it may reuse them.
+        entries = found[2]
+        if type(entries) is not tuple:
+            entries = tuple(self._checked(position, entries))
+            found = (found[0], found[1], entries)
+            with self._lock:
+                self._cache[key] = found
+        if minimum_weight == 1 and not exclude_moves:
+            return iter(entries)
+        minimum_weight = check_int("minimum_weight", minimum_weight)
+        return iter(
+            [e for e in entries if e.weight >= minimum_weight and e.move not in exclude_moves]
+        )
 
-    def _entry(self, position: Position, row_id: int, iccs: object, *counts: object) -> Entry:
+    def _entries(self, rows: list[Any], key: int) -> list[tuple[int, object, Entry | None]]:
+        return [
+            (row_id, iccs, self._entry(row_id, iccs, key, weight, wins, draws, losses))
+            for _pid, _fen, row_id, iccs, weight, wins, draws, losses in rows
+        ]
+
+    def _checked(
+        self, position: Position, entries: list[tuple[int, object, Entry | None]]
+    ) -> Iterator[Entry]:
+        for row_id, iccs, entry in entries:
+            assert entry is not None
+            if not position.is_legal(entry.move):
+                raise self._fail(f"moves row {row_id}: {iccs} is not legal in {position.fen()!r}")
+            yield entry
+
+    def _entry(self, row_id: int, iccs: object, key: int, *counts: object) -> Entry:
         try:
             move = Move.from_iccs(iccs) if isinstance(iccs, str) else None
         except InvalidMoveError:
@@ -593,11 +624,7 @@ class SQLiteReader(Reader):
                 f"moves row {row_id}: {wins} wins, {draws} draws, {losses} losses do not fit "
                 f"weight {weight}"
             )
-        if not position.is_legal(move):
-            raise self._fail(f"moves row {row_id}: {iccs} is not legal in {position.fen()!r}")
-        return Entry(
-            move, weight, wins, draws, losses, key=_signed(position.zobrist_hash()), record=row_id
-        )
+        return Entry(move, weight, wins, draws, losses, key=key, record=row_id)
 
 
 def _uri_path(path: str) -> str:
