@@ -410,6 +410,17 @@ def test_built_weights_are_the_games_counted_by_hand(tmp_path: Path) -> None:
         assert sum(e.weight for e in entries) == 151  # every game starts from the start
 
 
+def test_wins_draws_and_losses_are_the_movers(tmp_path: Path) -> None:
+    """The 120 CCPD master games carry results (37 won by Red, 41 by Black, 42 drawn)."""
+    masters = sorted((GAMES / "ccpd-big5").glob("master-*.pgn"))
+    path = tmp_path / "ccpd.xqbook"
+    build(masters, path, plies=16)
+    expected = count_by_hand(masters, plies=16)
+    assert stored(path) == dict(expected)
+    start = [cell for (fen, _), cell in expected.items() if fen == f"{Position().board_fen()} w"]
+    assert [sum(c[i] for c in start) for i in range(4)] == [120, 37, 42, 41]
+
+
 def test_min_games_and_game_objects(tmp_path: Path) -> None:
     games = list(xiangqi.open_games(WUKONG))
     path = tmp_path / "min3.xqbook"

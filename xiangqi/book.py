@@ -755,7 +755,7 @@ def _games(games: Iterable[Game | PathLike], target: str) -> Iterator[Game]:
             raise TypeError(f"games must hold Games or paths, got {type(item).__name__}")
 
 
-_SCORES = {"1-0": (0, 2), "0-1": (2, 0), "1/2-1/2": (1, 1)}  # result -> (Red's, Black's)
+_SCORES = {"1-0": (2, 0), "0-1": (0, 2), "1/2-1/2": (1, 1)}  # result -> (Red's, Black's)
 
 
 def _count_game(
