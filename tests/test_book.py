@@ -17,8 +17,11 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import xiangqi
 from xiangqi import Move, Position
@@ -601,3 +604,80 @@ def test_cli_refuses_bad_books_and_outputs(tmp_path: Path) -> None:
     assert copy.read_bytes() == WUKONG.read_bytes()
     out = run("book", "build", str(copy), "-o", str(tmp_path / "b"), "--plies", "0")
     assert out.returncode == 2 and "must be at least 1" in out.stderr
+
+
+# -- the compiled boundary and arbitrary files ------------------------------------------------
+
+
+def test_core_boundary_takes_junk_safely() -> None:
+    from xiangqi import _core
+
+    board = Position()._board
+    codes = b"".join(
+        c.to_bytes(2, "little")
+        for c in (7 * 90 + 4, 0xFFFF, 8100, 5 * 90 + 5, 1 * 90 + 20, 0 * 90 + 45)
+    )
+    # h0 -> e0 (a horse cannot), junk, 8100, f0 -> f0, b0 -> c2 (legal), a0 -> a5 (jumps)
+    assert _core.legal_flags(board, codes) == bytes([0, 0, 0, 0, 1, 0])
+    with pytest.raises(ValueError, match="2 bytes per move"):
+        _core.legal_flags(board, b"\x01")
+    with pytest.raises(TypeError):
+        _core.legal_flags(board, bytearray(codes))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _core.elephanteye_locks(None)  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=400))
+def test_any_bytes_open_as_a_book_or_raise_book_error(tmp_path_factory: Any, data: bytes) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "any.bin"
+    path.write_bytes(data)
+    try:
+        reader = open_reader(path)
+    except BookError:
+        return
+    with reader:
+        for pos in (Position(), Position("3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1")):
+            for entry in reader.find_all(pos):
+                assert entry.move in pos.legal_moves
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([0, 1]),  # the start position's lock, or its Black-to-move one
+            st.integers(0, 89),
+            st.integers(0, 89),
+            st.integers(0, 3),
+        ),
+        max_size=30,
+    )
+)
+def test_generated_dat_books_yield_only_legal_moves(
+    tmp_path_factory: Any, rows: list[tuple[int, int, int, int]]
+) -> None:
+    """Records with any on-board squares for the start position (either side to move):
+    the reader yields exactly the legal ones of weight >= 1, heaviest first."""
+    board = Position().board_fen()
+    locks = [reference_key(board, "w"), reference_key(board, "b")]
+
+    def sq16(square: int) -> int:
+        return (12 - square // 9) * 16 + 3 + square % 9
+
+    records = sorted(
+        (locks[side], sq16(frm) | sq16(to) << 8, weight)
+        for side, frm, to, weight in rows
+        if frm != to
+    )
+    path = tmp_path_factory.mktemp("dat") / "gen.dat"
+    write_dat(path, records)
+    if not records:
+        with pytest.raises(BookError, match="empty"):
+            open_reader(path)
+        return
+    with open_reader(path) as reader:
+        for fen_side in ("w", "b"):
+            pos = Position(f"{board} {fen_side} - - 0 1")
+            expected = reference_probe(records, pos)
+            assert [(str(e.move), e.weight) for e in reader.find_all(pos)] == expected
