@@ -68,7 +68,9 @@ class BuildExt(build_ext):
 extensions = [
     # One extension: the Position boundary (_core.pyx) and the RL boundary (_rl.pxi, included
     # by _core.pyx) over one copy of the kernel (xiangqi/core/*.pxd, inlined).
-    Extension("xiangqi._core", ["xiangqi/_core.pyx"], depends=["xiangqi/_rl.pxi"]),
+    Extension(
+        "xiangqi._core", ["xiangqi/_core.pyx"], depends=["xiangqi/_rl.pxi", "xiangqi/_book.pxi"]
+    ),
 ]
 
 setup(

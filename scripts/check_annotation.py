@@ -62,6 +62,7 @@ HOT: dict[str, set[str]] = {
     "cxa": {"cxa_judge", "cxa_outcome_code"},
     "rules": {"outcome_code", "has_legal_move"},
     "zobrist": {"key_after_move"},
+    "eleeye_key": {"eleeye_locks"},
     "rl": {
         "judge_end",
         "legal_actions",
@@ -91,7 +92,7 @@ MEMVIEW_REFCOUNT = re.compile(r"\b(?:__PYX_INC_MEMVIEW|__PYX_XCLEAR_MEMVIEW)\b")
 HARMLESS = {"__Pyx_pretend_to_initialize(", "__Pyx_TraceDeclarations("}
 DEFINITION = re.compile(
     r"^static (?:CYTHON_INLINE )?[\w ]+?\*?\s*__pyx_f_7xiangqi_"
-    r"(?:4core_\d+(?P<room>\w+?)_|5_core_(?P<core>))(?P<name>\w+)\((?P<args>[^;]*)\)\s*\{$"
+    r"(?:4core_(?P<length>\d+)|5_core_)(?P<name>\w+)\((?P<args>[^;]*)\)\s*\{$"
 )
 
 
@@ -105,7 +106,14 @@ def functions(c_text: str) -> dict[tuple[str, str], list[str]]:
         if not m:
             i += 1
             continue
-        room = m["room"] if m["room"] is not None else "_core"
+        # Cython prefixes a room's name with its length (4core_10eleeye_key_...), so a
+        # room whose name holds an underscore is split where that length says.
+        name = m["name"]
+        if m["length"] is None:
+            room = "_core"
+        else:
+            size = int(m["length"])
+            room, name = name[:size], name[size + 1 :]
         body: list[str] = []
         i += 1
         in_comment = False
@@ -118,7 +126,7 @@ def functions(c_text: str) -> dict[tuple[str, str], list[str]]:
             else:
                 body.append(line)
             i += 1
-        out[(room, m["name"])] = body
+        out[(room, name)] = body
     return out
 
 

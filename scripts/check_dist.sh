@@ -59,6 +59,9 @@ for need in ("LICENSE", "NOTICE", "_glyphs_OFL.txt"):
     assert any(n.endswith(need) for n in licences), f"wheel lacks {need} in dist-info/licenses: {licences}"
 bad = [n for n in names if n.endswith((".c", ".cpp", ".html", ".pyx", ".pxi"))]
 assert not bad, f"wheel carries sources or build outputs: {bad}"
+# Test fixtures stay out: ElephantEye's BOOK.DAT (LGPL-2.1) is for tests/data/books only.
+fixtures = [n for n in names if n.lower().endswith(".dat") or "LGPL" in n or "/tests/" in n]
+assert not fixtures, f"wheel carries test fixtures: {fixtures}"
 for data in ("xiangqi/py.typed", "xiangqi/_core.pyi", "xiangqi/ecco_tree.txt", "xiangqi/ecco_names.txt"):
     assert data in names, f"wheel lacks {data}"
 for sub in ("xiangqi/core/", "xiangqi/rl/"):

@@ -33,6 +33,7 @@ ABOVE_POSITION = {
     "engine",
     "match",
     "stats",
+    "book",
 }
 
 

@@ -4,7 +4,9 @@ Also installed as the ``xiangqi`` console script. ``perft DEPTH [--fen FEN] [--d
 counts leaves; ``analyse --engine CMD`` prints an engine's principal variations;
 ``match --engine CMD --engine CMD`` plays engine-vs-engine games (see xiangqi.match).
 An engine CMD is a command line, prefixed "ucci:" for a UCCI engine. ``convert IN OUT``
-converts game records (see xiangqi.records).
+converts game records (see xiangqi.records). ``book build RECORDS... -o FILE`` builds an
+opening book from game records and ``book probe FILE [FEN]`` lists a position's book moves
+(see xiangqi.book).
 """
 
 from __future__ import annotations
@@ -174,6 +176,69 @@ def _convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def _book_build(args: argparse.Namespace) -> int:
+    from .book import build
+
+    started = last = time.monotonic()
+    tty = sys.stderr.isatty()
+    shown = False
+
+    def progress(games: int, plies: int) -> None:
+        nonlocal last, shown
+        now = time.monotonic()
+        if now - last >= (_Progress.TTY_EVERY if tty else _Progress.PLAIN_EVERY):
+            last = now
+            rate = games / max(now - started, 1e-9)
+            line = f"building {args.output}: {games} games, {plies} plies ({rate:.0f} games/s)"
+            if tty:
+                print(f"\r{line}", end="", file=sys.stderr, flush=True)
+                shown = True
+            else:
+                print(line, file=sys.stderr, flush=True)
+
+    try:
+        summary = build(
+            args.records, args.output, args.plies, args.min_games, args.mirror, progress=progress
+        )
+    finally:
+        if shown:
+            print(file=sys.stderr)
+    print(
+        f"xiangqi: {summary.games} games, {summary.plies} plies read; {summary.positions} "
+        f"positions, {summary.entries} moves written to {summary.path} "
+        f"({time.monotonic() - started:.1f} s)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _book_probe(args: argparse.Namespace) -> int:
+    from .book import SQLiteReader, open_reader
+    from .notation import wxf
+
+    pos = Position(" ".join(args.fen) if args.fen else START_FEN)
+    with open_reader(args.file) as reader:
+        entries = list(reader.find_all(pos))
+        kind = "xiangqi book" if isinstance(reader, SQLiteReader) else "ElephantEye book"
+        print(f"{kind} {args.file} ({len(reader)} entries); position {pos.fen()}")
+    if not entries:
+        print("no book moves for this position")
+        return 1
+    total = sum(entry.weight for entry in entries)
+    counts = entries[0].wins is not None
+    header = f"{'move':<6}{'wxf':<7}{'weight':>8}{'share':>8}"
+    print(header + (f"{'won':>7}{'drawn':>7}{'lost':>7}" if counts else ""))
+    for entry in entries:
+        line = (
+            f"{entry.move.iccs():<6}{wxf(pos, entry.move):<7}{entry.weight:>8}"
+            f"{100 * entry.weight / total:>7.1f}%"
+        )
+        if counts:
+            line += f"{entry.wins:>7}{entry.draws:>7}{entry.losses:>7}"
+        print(line)
+    return 0
+
+
 class _Progress:
     """A progress line on stderr for long conversions: rewritten in place on a terminal, a
     line every PLAIN_EVERY seconds otherwise."""
@@ -220,7 +285,7 @@ class _Parser(argparse.ArgumentParser):
     "xiangqi: error:" line."""
 
     def error(self, message: str) -> NoReturn:
-        if self.prog.split()[-1:] in (["match"], ["convert"]):
+        if self.prog.split()[-1:] in (["match"], ["convert"], ["build"], ["probe"]):
             self.exit(2, f"xiangqi: error: {message}\n")
         super().error(message)
 
@@ -320,9 +385,41 @@ def main(argv: list[str] | None = None) -> int:
     )
     convert.add_argument("--from", dest="from_format", help="format of IN (default: recognised)")
     convert.add_argument("--to", help="format of OUT (default: from its extension)")
+    book = sub.add_parser(
+        "book",
+        help="build or probe an opening book (see xiangqi.book)",
+        description="Build a book of the library's own from game records, or list a "
+        "position's moves in a book (ElephantEye's .dat or the library's SQLite books).",
+    )
+    book_sub = book.add_subparsers(dest="book_command", required=True, parser_class=_Parser)
+    book_build = book_sub.add_parser(
+        "build",
+        help="build a book (SQLite) from game records",
+        description="Count the moves played in the first plies of every game of RECORDS (any "
+        "format xiangqi.open_games reads) into a book file of the library's own.",
+    )
+    book_build.add_argument("records", nargs="+", metavar="RECORDS", help="game-record files")
+    book_build.add_argument("-o", "--output", required=True, metavar="FILE", help="book to write")
+    book_build.add_argument(
+        "--plies", type=_positive, default=20, help="plies of each game to count (20)"
+    )
+    book_build.add_argument(
+        "--min-games", type=_positive, default=1, help="keep moves played in N games or more (1)"
+    )
+    book_build.add_argument(
+        "--mirror", action="store_true", help="merge positions with their left-right mirror"
+    )
+    book_probe = book_sub.add_parser(
+        "probe",
+        help="list a position's book moves",
+        description="List the moves FILE holds for a position (default: the start), highest "
+        "weight first. Exit status 1 when there are none.",
+    )
+    book_probe.add_argument("file", metavar="FILE", help="book file (.dat or the library's)")
+    book_probe.add_argument("fen", nargs="*", metavar="FEN", help="position (default: start)")
     args, extra = parser.parse_known_args(argv)
     if extra:  # as parse_args() reports them, but in the subcommand's manner
-        {"match": match, "convert": convert}.get(args.command, parser).error(
+        {"match": match, "convert": convert, "book": book}.get(args.command, parser).error(
             f"unrecognized arguments: {' '.join(extra)}"
         )
     if args.command == "perft" and not 0 <= args.depth <= MAX_CLI_DEPTH:
@@ -331,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         match.error("match needs --engine exactly twice")
     errors: tuple[type[Exception], ...] = (XiangqiError, OSError)
     # perft and convert keep start-up free of asyncio and the engine client
-    if args.command not in ("perft", "convert"):
+    if args.command not in ("perft", "convert", "book"):
         from .engine import EngineError
 
         errors = (*errors, EngineError)
@@ -342,6 +439,8 @@ def main(argv: list[str] | None = None) -> int:
             return _match(args)
         if args.command == "convert":
             return _convert(args)
+        if args.command == "book":
+            return _book_build(args) if args.book_command == "build" else _book_probe(args)
         return _perft(args)
     except errors as exc:
         print(f"xiangqi: error: {exc}", file=sys.stderr)

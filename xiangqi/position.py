@@ -967,3 +967,22 @@ def legal_moves_batch(positions: Iterable[Position | str]) -> tuple[memoryview, 
     """
     boards = [p._board if isinstance(p, Position) else Position(p)._board for p in positions]
     return _core.legal_moves_batch(boards)
+
+
+def _elephanteye_locks(position: Position) -> tuple[int, int]:
+    """ElephantEye's 32-bit book locks of position and of its left-right mirror image.
+
+    For xiangqi.book (its public face is ``xiangqi.book.elephanteye_key``): computed in
+    the core from the piece list, so a book probe costs one call. The mirror image reads
+    files a..i as i..a (public square file + 9 * rank as 8 - file + 9 * rank).
+    """
+    return _core.elephanteye_locks(position._board)
+
+
+def _legal_flags(position: Position, moves: bytes) -> bytes:
+    """One byte per move, 1 where it is legal in position (for xiangqi.book's probes).
+
+    ``moves`` holds 2 bytes per move, little-endian ``from_square * 90 + to_square``; one
+    core call checks them all, as ``Position.is_legal`` checks one.
+    """
+    return _core.legal_flags(position._board, moves)

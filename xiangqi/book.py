@@ -1,0 +1,837 @@
+"""Opening books: read ElephantEye's ``BOOK.DAT``, build and read books of the library's own.
+
+The shape is python-chess's ``chess.polyglot``::
+
+    with xiangqi.book.open_reader("BOOK.DAT") as reader:
+        for entry in reader.find_all(position):
+            print(entry.move, entry.weight)
+        move = reader.weighted_choice(position, random=rng).move
+
+``open_reader(path)`` recognises the format from the file's content, not its name: an
+SQLite file (its 16-byte header ``SQLite format 3``) is a book of the library's own, and
+anything else must be a well-formed ElephantEye book, or it is refused with a
+``BookError`` that names the file and the record at fault. Moves and squares are the public
+ones (``Move``, squares 0..89, file + 9 * rank, rank 0 on Red's side).
+
+ElephantEye's ``.dat`` (read exactly as the engine's ``GetBookMoves`` does, xqbase/eleeye
+``eleeye/book.cpp``)
+    A sequence of 8-byte little-endian records ``{uint32 lock, uint16 move, uint16 weight}``
+    sorted by lock. The lock is ``elephanteye_key(position)``; the move is ``from | to << 8``
+    on the engine's 16x16 board (row 3 is Black's back rank, row 12 Red's; columns 3..11 are
+    files a..i). A position whose lock is not in the file is looked up again mirrored left to
+    right, and the moves found there are mirrored back. Moves that are not legal in the
+    position are skipped. Entries come highest weight first; equal weights keep the file's
+    order (the engine's sort is a stable bubble sort). ``.dat`` entries have no win/draw/loss
+    counts: those fields are None.
+
+The library's own book (``build`` writes it; schema version 1)
+    An SQLite 3 database of three tables::
+
+        CREATE TABLE book (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE positions (
+            id INTEGER PRIMARY KEY,
+            key INTEGER NOT NULL UNIQUE,   -- Position.zobrist_hash(), as a signed 64-bit int
+            fen TEXT NOT NULL              -- the FEN's board and side fields: "<board> w|b"
+        );
+        CREATE TABLE moves (
+            id INTEGER PRIMARY KEY,
+            position INTEGER NOT NULL REFERENCES positions (id),
+            move TEXT NOT NULL,            -- ICCS, e.g. 'h2e2'
+            weight INTEGER NOT NULL,       -- games that played the move from the position
+            wins INTEGER NOT NULL,         -- ... and were won,
+            draws INTEGER NOT NULL,        -- ... drawn,
+            losses INTEGER NOT NULL,       -- ... lost by the side that played it
+            UNIQUE (position, move)
+        );
+
+    ``book`` holds ``format`` = ``xiangqi-book``, ``version`` = ``1``, ``key`` =
+    ``zobrist-splitmix64`` (the key function, see ``Position.zobrist_hash``), ``plies``,
+    ``min_games``, ``mirror`` (``0``/``1``), ``games`` (the games read) and ``created_by``.
+    ``fen`` turns back into a position with ``Position(fen)``; ``key`` is the fast way in.
+    Games with no result (``*``) count in ``weight`` but in none of wins, draws, losses.
+    A reader checks the format, version and key names, that stored keys match their
+    positions, and every move it returns: a book built with another key (another position
+    set) or a damaged one raises ``BookError`` rather than answering wrongly.
+"""
+
+from __future__ import annotations
+
+import os
+import random as _random
+import sqlite3
+import struct
+import tempfile
+import threading
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, Union
+
+from . import __version__
+from ._checks import check_bool, check_int
+from .errors import InvalidMoveError, XiangqiError
+from .move import MOVES, Move
+from .position import Position, _elephanteye_locks, _legal_flags
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from .pgn import Game
+
+__all__ = [
+    "BookError",
+    "BuildSummary",
+    "Entry",
+    "ElephantEyeReader",
+    "Reader",
+    "SQLiteReader",
+    "build",
+    "elephanteye_key",
+    "open_reader",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The first 16 bytes of every SQLite 3 database file.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: What the ``book`` table's ``format``, ``version`` and ``key`` rows hold in this version.
+FORMAT_NAME = "xiangqi-book"
+FORMAT_VERSION = 1
+KEY_NAME = "zobrist-splitmix64"
+
+_RECORD = struct.Struct("<IHH")  # ElephantEye's BookStruct: lock, move, weight
+
+
+class BookError(XiangqiError):
+    """A file that is not an opening book, or a damaged one: names the file and the record."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One book move of one position: the move (public squares), its weight and counts.
+
+    ``wins``, ``draws`` and ``losses`` (of the side that played the move) are None where
+    the format has no such counts (ElephantEye's ``.dat``). ``key`` is the book's key of
+    the position the entry is stored under (for a mirrored ``.dat`` lookup, the mirror
+    image's lock) and ``record`` the entry's place in the file: the record number
+    (0-based) of a ``.dat``, the ``moves`` row id of an SQLite book.
+    """
+
+    move: Move
+    weight: int
+    wins: int | None = None
+    draws: int | None = None
+    losses: int | None = None
+    key: int = 0
+    record: int = 0
+
+
+class _Random(Protocol):
+    def randrange(self, stop: int, /) -> int: ...
+
+
+def elephanteye_key(position: Position) -> int:
+    """ElephantEye's 32-bit book key ("lock") of a position, as ``BOOK.DAT`` is sorted by.
+
+    The XOR of the locks of the pieces (by kind and square) and, with Black to move, of
+    the side lock; the locks are the engine's Zobrist table (RC4 keyed with four zero
+    bytes). The counterpart of ``chess.polyglot.zobrist_hash``.
+    """
+    _check_position(position)
+    return _elephanteye_locks(position)[0]
+
+
+def _check_position(position: object) -> None:
+    if not isinstance(position, Position):
+        raise TypeError(f"expected a Position, got {type(position).__name__}")
+
+
+class Reader:
+    """What every book reader offers (python-chess's ``chess.polyglot.MemoryMappedReader``).
+
+    Use it as a context manager, or call ``close()``. A probe of a closed reader raises
+    ``BookError``.
+    """
+
+    path: str
+
+    def __enter__(self) -> Reader:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the file; the reader can no longer be probed."""
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def find_all(
+        self,
+        position: Position,
+        minimum_weight: int = 1,
+        exclude_moves: Collection[Move] = (),
+    ) -> Iterator[Entry]:
+        """The entries of a position that are legal there, highest weight first.
+
+        Entries below ``minimum_weight`` and those whose move is in ``exclude_moves`` are
+        left out. An unknown position yields nothing.
+        """
+        raise NotImplementedError
+
+    def find(
+        self,
+        position: Position,
+        minimum_weight: int = 1,
+        exclude_moves: Collection[Move] = (),
+    ) -> Entry:
+        """The entry of highest weight (the first of equals); IndexError if there is none."""
+        for entry in self.find_all(position, minimum_weight, exclude_moves):
+            return entry
+        raise IndexError("no book entry for this position")
+
+    def get(
+        self,
+        position: Position,
+        default: Entry | None = None,
+        *,
+        minimum_weight: int = 1,
+        exclude_moves: Collection[Move] = (),
+    ) -> Entry | None:
+        """``find()``, or ``default`` where that would raise IndexError."""
+        for entry in self.find_all(position, minimum_weight, exclude_moves):
+            return entry
+        return default
+
+    def choice(
+        self,
+        position: Position,
+        *,
+        minimum_weight: int = 1,
+        exclude_moves: Collection[Move] = (),
+        random: _Random | None = None,
+    ) -> Entry:
+        """An entry picked uniformly (weights ignored); IndexError if there is none.
+
+        ``random`` is a ``random.Random`` (default: the ``random`` module's generator).
+        """
+        entries = list(self.find_all(position, minimum_weight, exclude_moves))
+        if not entries:
+            raise IndexError("no book entry for this position")
+        rng = _random if random is None else random
+        return entries[rng.randrange(len(entries))]
+
+    def weighted_choice(
+        self,
+        position: Position,
+        *,
+        exclude_moves: Collection[Move] = (),
+        random: _Random | None = None,
+    ) -> Entry:
+        """An entry picked with probability weight / total weight; IndexError if none.
+
+        As the engine picks: a number below the total weight, then the first entry (in
+        ``find_all`` order) whose running weight passes it. ``random`` is a
+        ``random.Random`` for a seeded, repeatable pick (default: the ``random`` module's).
+        """
+        entries = list(self.find_all(position, 1, exclude_moves))
+        total = sum(entry.weight for entry in entries)
+        if not total:
+            raise IndexError("no book entry for this position")
+        rng = _random if random is None else random
+        pick = rng.randrange(total)
+        for entry in entries:
+            pick -= entry.weight
+            if pick < 0:
+                return entry
+        raise AssertionError("unreachable: the weights add up to the total")
+
+
+def open_reader(path: PathLike) -> Reader:
+    """Open an opening book, its format recognised from its content.
+
+    An SQLite file is read as a book of the library's own (``SQLiteReader``); anything
+    else must be a well-formed ElephantEye ``.dat`` (``ElephantEyeReader``). Raises
+    ``BookError`` (naming the file and, where it applies, the record) for a file that
+    is neither, and OSError when the file cannot be read. Use as a context manager.
+    """
+    name = _check_path(path, "path")
+    with open(name, "rb") as handle:
+        head = handle.read(len(SQLITE_MAGIC))
+    if head == SQLITE_MAGIC:
+        return SQLiteReader(name)
+    return ElephantEyeReader(name)
+
+
+def _check_path(path: object, what: str) -> str:
+    if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{what} must be a str or os.PathLike, got {type(path).__name__}")
+    name = os.fspath(path)
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must name a file with text, got {type(name).__name__}")
+    return name
+
+
+# -- ElephantEye's .dat ------------------------------------------------------------------------
+
+
+def _ee_square(sq: int) -> int:
+    """Public square of the engine's 16x16 index sq, or -1 off the board."""
+    row, column = sq >> 4, sq & 15
+    if 3 <= row <= 12 and 3 <= column <= 11:
+        return column - 3 + 9 * (12 - row)
+    return -1
+
+
+#: Public square of each 16x16 index (-1 off the board): the engine's IN_BOARD, pregen.cpp.
+_EE_SQUARE = [_ee_square(sq) for sq in range(256)]
+
+
+def _mirrored(move: Move) -> Move:
+    frm, to = move.from_square, move.to_square
+    return MOVES[(frm + 8 - 2 * (frm % 9)) * 90 + to + 8 - 2 * (to % 9)]  # type: ignore[return-value]
+
+
+class ElephantEyeReader(Reader):
+    """ElephantEye's opening book (``BOOK.DAT``), read into memory and checked on opening.
+
+    Refused with ``BookError``: a length that is not whole 8-byte records, an empty file,
+    records out of lock order (the engine's binary search would miss entries), a move
+    whose squares are off the board or equal. Probes follow the engine's ``GetBookMoves``
+    (see the module docstring); entries carry no win/draw/loss counts.
+    """
+
+    def __init__(self, path: PathLike) -> None:
+        self.path = _check_path(path, "path")
+        with open(self.path, "rb") as handle:
+            data = handle.read()
+        self._count = self._check(data)
+        by_lock: dict[int, list[Entry]] = {}
+        for record, (lock, raw, weight) in enumerate(_RECORD.iter_unpack(data)):
+            move = MOVES[_EE_SQUARE[raw & 255] * 90 + _EE_SQUARE[raw >> 8]]
+            entry = Entry(move, weight, key=lock, record=record)
+            by_lock.setdefault(lock, []).append(entry)
+        # Each lock's entries, highest weight first with ties in file order (sorted() is
+        # stable, as the engine's bubble sort is), and their moves packed for one core
+        # legality call per probe.
+        self._by_lock: dict[int, tuple[tuple[Entry, ...], bytes]] = {}
+        for lock, entries in by_lock.items():
+            ordered = tuple(sorted(entries, key=lambda e: -e.weight))
+            self._by_lock[lock] = (ordered, _pack(ordered))
+        self._by_mirror: dict[int, tuple[tuple[Entry, ...], bytes]] = {}
+        # (mirrored?, lock, legal flags) -> the entries that are legal and weigh at least 1.
+        # The flags come from the probed position itself, so the result is exact even when
+        # two positions share a 32-bit lock.
+        self._legal: dict[tuple[bool, int, bytes], tuple[Entry, ...]] = {}
+        self._closed = False
+
+    def _check(self, data: bytes) -> int:
+        size = len(data)
+        if size == 0:
+            raise BookError(f"{self.path!r} is empty: not an opening book")
+        if size % _RECORD.size:
+            raise BookError(
+                f"{self.path!r} is not an opening book: not an SQLite book, and as an "
+                f"ElephantEye .dat its {size} bytes are not whole 8-byte records (record "
+                f"{size // _RECORD.size} is cut short after {size % _RECORD.size} bytes)"
+            )
+        last = -1
+        for record, (lock, raw, _weight) in enumerate(_RECORD.iter_unpack(data)):
+            if lock < last:
+                raise BookError(
+                    f"{self.path!r}, record {record} (byte {record * _RECORD.size}): lock "
+                    f"0x{lock:08X} is below the previous record's 0x{last:08X}; an "
+                    "ElephantEye book is sorted by lock (or this is not one)"
+                )
+            last = lock
+            frm, to = _EE_SQUARE[raw & 255], _EE_SQUARE[raw >> 8]
+            if frm < 0 or to < 0 or frm == to:
+                where = "points off the board" if frm < 0 or to < 0 else "does not move"
+                raise BookError(
+                    f"{self.path!r}, record {record} (byte {record * _RECORD.size}): move "
+                    f"0x{raw:04X} (from 0x{raw & 255:02X} to 0x{raw >> 8:02X} on the 16x16 "
+                    f"board) {where}"
+                )
+        return size // _RECORD.size
+
+    def __len__(self) -> int:
+        """Number of records in the file."""
+        return self._count
+
+    def close(self) -> None:
+        """Forget the records; later probes raise BookError."""
+        self._closed = True
+        self._by_lock = {}
+        self._by_mirror = {}
+        self._legal = {}
+
+    def _mirror_entries(self, lock: int) -> tuple[tuple[Entry, ...], bytes] | None:
+        found = self._by_mirror.get(lock)
+        if found is None:
+            stored = self._by_lock.get(lock)
+            if stored is None:
+                return None
+            entries = tuple(
+                Entry(_mirrored(e.move), e.weight, key=e.key, record=e.record) for e in stored[0]
+            )
+            found = self._by_mirror[lock] = (entries, _pack(entries))
+        return found
+
+    def find_all(
+        self,
+        position: Position,
+        minimum_weight: int = 1,
+        exclude_moves: Collection[Move] = (),
+    ) -> Iterator[Entry]:
+        """The position's entries, as the engine finds them: its own lock, else its mirror
+        image's (moves mirrored back); illegal moves skipped; highest weight first."""
+        if not isinstance(position, Position):
+            _check_position(position)
+        if self._closed:
+            raise BookError(f"{self.path!r}: the reader is closed")
+        lock, mirror = _elephanteye_locks(position)
+        mirrored = False
+        found = self._by_lock.get(lock)
+        if found is None:
+            found = self._mirror_entries(mirror)
+            if found is None:
+                return iter(())
+            lock, mirrored = mirror, True
+        entries, moves = found
+        flags = _legal_flags(position, moves)
+        if minimum_weight == 1 and type(minimum_weight) is int and not exclude_moves:
+            key = (mirrored, lock, flags)
+            legal = self._legal.get(key)
+            if legal is None:
+                legal = self._legal[key] = tuple(
+                    e for e, ok in zip(entries, flags) if ok and e.weight >= 1
+                )
+            return iter(legal)
+        minimum_weight = check_int("minimum_weight", minimum_weight)
+        return iter(
+            [
+                e
+                for e, ok in zip(entries, flags)
+                if ok and e.weight >= minimum_weight and e.move not in exclude_moves
+            ]
+        )
+
+
+def _pack(entries: tuple[Entry, ...]) -> bytes:
+    """The entries' moves as 2 bytes each, from_square * 90 + to_square (for _legal_flags)."""
+    return b"".join(
+        (e.move.from_square * 90 + e.move.to_square).to_bytes(2, "little") for e in entries
+    )
+
+
+# -- the library's own SQLite book -------------------------------------------------------------
+
+_SCHEMA = """
+CREATE TABLE book (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE positions (
+    id INTEGER PRIMARY KEY,
+    key INTEGER NOT NULL UNIQUE,
+    fen TEXT NOT NULL
+);
+CREATE TABLE moves (
+    id INTEGER PRIMARY KEY,
+    position INTEGER NOT NULL REFERENCES positions (id),
+    move TEXT NOT NULL,
+    weight INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    UNIQUE (position, move)
+);
+"""
+
+_PROBE = (
+    "SELECT positions.id, positions.fen, moves.id, moves.move, moves.weight, moves.wins, "
+    "moves.draws, moves.losses FROM positions JOIN moves ON moves.position = positions.id "
+    "WHERE positions.key = ? ORDER BY moves.weight DESC, moves.move"
+)
+
+
+def _signed(key: int) -> int:
+    """An unsigned 64-bit key as SQLite's signed INTEGER."""
+    return key - (1 << 64) if key >= 1 << 63 else key
+
+
+def _position_text(position: Position) -> str:
+    return f"{position.board_fen()} {'w' if position.turn == 0 else 'b'}"
+
+
+class SQLiteReader(Reader):
+    """A book of the library's own (an SQLite file ``build`` writes), opened read-only.
+
+    Opening checks the ``book`` table (format, version, key function) and that the first
+    stored keys belong to their positions: a book keyed for another position set is
+    refused. Each probe checks that the stored position is the probed one and that every
+    move is well-formed and legal there; a failure raises ``BookError`` naming the file
+    and the row. Entries carry the wins, draws and losses of the side that played them.
+    One reader may be probed from several threads (one at a time, under a lock).
+    """
+
+    def __init__(self, path: PathLike) -> None:
+        self.path = _check_path(path, "path")
+        if not os.path.isfile(self.path):
+            raise FileNotFoundError(f"no such book file: {self.path!r}")
+        uri = "file:" + _uri_path(self.path) + "?mode=ro"
+        self._lock = threading.Lock()
+        # key -> (positions row id, stored text, the entries checked legal there)
+        self._cache: dict[int, tuple[int, str, Any]] = {}
+        self._db: sqlite3.Connection | None = sqlite3.connect(
+            uri, uri=True, check_same_thread=False
+        )
+        try:
+            self.meta = self._check()
+        except BaseException:
+            self.close()
+            raise
+
+    def _fail(self, what: str) -> BookError:
+        return BookError(f"{self.path!r}: {what}")
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        if self._db is None:
+            raise self._fail("the reader is closed")
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self._fail(f"not a readable xiangqi book ({exc})") from None
+
+    def _check(self) -> dict[str, str]:
+        rows = self._query("SELECT name FROM sqlite_master WHERE type = 'table'")
+        tables = {name for (name,) in rows}
+        missing = {"book", "positions", "moves"} - tables
+        if missing:
+            raise self._fail(
+                f"an SQLite file but not a xiangqi book: no table {', '.join(sorted(missing))}"
+            )
+        meta = dict(self._query("SELECT name, value FROM book"))
+        found = (meta.get("format"), meta.get("version"), meta.get("key"))
+        if found[0] != FORMAT_NAME:
+            raise self._fail(f"book format is {found[0]!r}, expected {FORMAT_NAME!r}")
+        if found[1] != str(FORMAT_VERSION):
+            raise self._fail(
+                f"book version {found[1]!r} is not one this library reads ({FORMAT_VERSION})"
+            )
+        if found[2] != KEY_NAME:
+            raise self._fail(
+                f"positions are keyed by {found[2]!r}, not {KEY_NAME!r}: a book for another "
+                "position set"
+            )
+        for row_id, key, fen in self._query("SELECT id, key, fen FROM positions LIMIT 8"):
+            self._check_key(row_id, key, fen)
+        return meta
+
+    def _check_key(self, row_id: int, key: int, fen: str) -> Position:
+        try:
+            position = Position(fen + " - - 0 1") if isinstance(fen, str) else None
+        except XiangqiError as exc:
+            raise self._fail(
+                f"positions row {row_id}: fen {fen!r} is not a position ({exc})"
+            ) from None
+        if position is None or _signed(position.zobrist_hash()) != key:
+            raise self._fail(
+                f"positions row {row_id}: key {key} does not belong to {fen!r}: the book was "
+                "keyed for another position set"
+            )
+        return position
+
+    def __len__(self) -> int:
+        """Number of moves rows (entries) in the book."""
+        with self._lock:
+            return int(self._query("SELECT count(*) FROM moves")[0][0])
+
+    def close(self) -> None:
+        """Close the database; later probes raise BookError."""
+        db, self._db = self._db, None
+        self._cache = {}
+        if db is not None:
+            db.close()
+
+    def find_all(
+        self,
+        position: Position,
+        minimum_weight: int = 1,
+        exclude_moves: Collection[Move] = (),
+    ) -> Iterator[Entry]:
+        """The stored entries of exactly this position, highest weight first (ties by ICCS)."""
+        _check_position(position)
+        key = _signed(position.zobrist_hash())
+        found = self._cache.get(key)
+        if found is None:
+            with self._lock:
+                rows = self._query(_PROBE, (key,))
+            if not rows:
+                return iter(())
+            found = (rows[0][0], rows[0][1], self._entries(rows, key))
+        text = _position_text(position)
+        if found[1] != text:
+            raise self._fail(
+                f"positions row {found[0]}: stored {found[1]!r} under the key of {text!r}: "
+                "the book was keyed for another position set"
+            )
+        # Checked against the very position probed, so later probes of it may reuse them.
+        entries = found[2]
+        if type(entries) is not tuple:
+            entries = tuple(self._checked(position, entries))
+            found = (found[0], found[1], entries)
+            with self._lock:
+                self._cache[key] = found
+        if minimum_weight == 1 and not exclude_moves:
+            return iter(entries)
+        minimum_weight = check_int("minimum_weight", minimum_weight)
+        return iter(
+            [e for e in entries if e.weight >= minimum_weight and e.move not in exclude_moves]
+        )
+
+    def _entries(self, rows: list[Any], key: int) -> list[tuple[int, object, Entry | None]]:
+        return [
+            (row_id, iccs, self._entry(row_id, iccs, key, weight, wins, draws, losses))
+            for _pid, _fen, row_id, iccs, weight, wins, draws, losses in rows
+        ]
+
+    def _checked(
+        self, position: Position, entries: list[tuple[int, object, Entry | None]]
+    ) -> Iterator[Entry]:
+        for row_id, iccs, entry in entries:
+            assert entry is not None
+            if not position.is_legal(entry.move):
+                raise self._fail(f"moves row {row_id}: {iccs} is not legal in {position.fen()!r}")
+            yield entry
+
+    def _entry(self, row_id: int, iccs: object, key: int, *counts: object) -> Entry:
+        try:
+            move = Move.from_iccs(iccs) if isinstance(iccs, str) else None
+        except InvalidMoveError:
+            move = None
+        if not move:
+            raise self._fail(f"moves row {row_id}: {iccs!r} is not a move on the board")
+        if not all(type(c) is int and c >= 0 for c in counts):
+            raise self._fail(f"moves row {row_id}: counts {counts!r} are not whole numbers")
+        weight, wins, draws, losses = counts
+        assert isinstance(weight, int) and isinstance(wins, int)
+        assert isinstance(draws, int) and isinstance(losses, int)
+        if wins + draws + losses > weight or weight == 0:
+            raise self._fail(
+                f"moves row {row_id}: {wins} wins, {draws} draws, {losses} losses do not fit "
+                f"weight {weight}"
+            )
+        return Entry(move, weight, wins, draws, losses, key=key, record=row_id)
+
+
+def _uri_path(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(os.path.abspath(path).replace(os.sep, "/"), safe="/:")
+
+
+# -- building ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    """What ``build`` wrote: games read, plies counted, positions and entries kept."""
+
+    path: str
+    games: int
+    plies: int
+    positions: int
+    entries: int
+
+
+def build(
+    games: Iterable[Game | PathLike] | PathLike,
+    path: PathLike,
+    plies: int = 20,
+    min_games: int = 1,
+    mirror: bool = False,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> BuildSummary:
+    """Build a book of the library's own (an SQLite file, see the module docstring).
+
+    Args:
+        games: ``xiangqi.pgn.Game`` objects, or files of game records (any format
+            ``xiangqi.open_games`` reads; a single path, or paths among the games).
+        path: the book file to write. It is written beside itself under a temporary
+            name and moved into place only when complete; an existing file there is
+            replaced only if it is a book of the library's own.
+        plies: how many plies from the start of each game count (at least 1).
+        min_games: keep a move only if at least this many games played it (at least 1).
+        mirror: merge each position with its left-right mirror image: a game counts for
+            the position it played and, with its move mirrored, for the mirror image
+            (once, where the two are the same).
+        progress: called as ``progress(games, plies)`` after each game.
+
+    An entry's weight is the number of games that played the move from exactly that
+    position within their first ``plies`` plies (a game that passes the same position
+    twice counts once); wins, draws and losses are those games' results for the side
+    that played it. Returns a ``BuildSummary``.
+
+    Raises:
+        TypeError, ValueError: a bad argument (checked before anything is read).
+        BookError: ``path`` is also one of the inputs, or an existing file that is not a
+            book of the library's own.
+    """
+    target = _check_path(path, "path")
+    plies = check_int("plies", plies, 1)
+    min_games = check_int("min_games", min_games, 1)
+    mirror = check_bool("mirror", mirror)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, got {type(progress).__name__}")
+    if isinstance(games, (str, os.PathLike)):
+        games = [games]
+    elif isinstance(games, (bytes, bytearray)) or not isinstance(games, Iterable):
+        raise TypeError(f"games must be an iterable of Games or paths, got {type(games).__name__}")
+    if isinstance(games, (list, tuple)):
+        for item in games:
+            if isinstance(item, (str, os.PathLike)):
+                _refuse_same(item, target)
+    _check_target(target)
+
+    counts: dict[int, dict[Move, list[int]]] = {}
+    texts: dict[int, str] = {}
+    read = counted = 0
+    for game in _games(games, target):
+        read += 1
+        counted += _count_game(game, plies, mirror, counts, texts)
+        if progress is not None:
+            progress(read, counted)
+
+    directory = os.path.dirname(os.path.abspath(target))
+    fd, temp = tempfile.mkstemp(prefix=".book-", suffix=".tmp", dir=directory)
+    os.close(fd)
+    try:
+        positions, entries = _write(temp, counts, texts, min_games, plies, mirror, read)
+        os.replace(temp, target)
+    except BaseException:
+        if os.path.exists(temp):
+            os.remove(temp)
+        raise
+    return BuildSummary(target, read, counted, positions, entries)
+
+
+def _refuse_same(source: PathLike, target: str) -> None:
+    name = os.fspath(source)
+    if os.path.exists(target) and os.path.exists(name) and os.path.samefile(name, target):
+        raise BookError(f"the book {target!r} is also an input: refusing to overwrite it")
+    if os.path.abspath(name) == os.path.abspath(target):
+        raise BookError(f"the book {target!r} is also an input: refusing to overwrite it")
+
+
+def _check_target(target: str) -> None:
+    if os.path.isdir(target):
+        raise BookError(f"{target!r} is a directory, not a book file")
+    directory = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(f"no directory {directory!r} to write the book {target!r} in")
+    if os.path.exists(target):
+        with open(target, "rb") as handle:
+            head = handle.read(len(SQLITE_MAGIC))
+        if head != SQLITE_MAGIC:
+            raise BookError(f"{target!r} exists and is not a xiangqi book: refusing to replace it")
+        SQLiteReader(target).close()  # BookError if it is another SQLite file
+
+
+def _games(games: Iterable[Game | PathLike], target: str) -> Iterator[Game]:
+    from .pgn import Game
+    from .records import open_games
+
+    for item in games:
+        if isinstance(item, Game):
+            yield item
+        elif isinstance(item, (str, os.PathLike)):
+            _refuse_same(item, target)
+            yield from open_games(item)
+        else:
+            raise TypeError(f"games must hold Games or paths, got {type(item).__name__}")
+
+
+_SCORES = {"1-0": (2, 0), "0-1": (0, 2), "1/2-1/2": (1, 1)}  # result -> (Red's, Black's)
+
+
+def _count_game(
+    game: Game,
+    plies: int,
+    mirror: bool,
+    counts: dict[int, dict[Move, list[int]]],
+    texts: dict[int, str],
+) -> int:
+    """Add one game's first plies to counts (key -> move -> [games, W, D, L]); plies counted."""
+    scores = _SCORES.get(game.result)
+    position = game.board()
+    seen: set[tuple[int, Move]] = set()
+    n = 0
+    for move in game.mainline_moves()[:plies]:
+        side = int(position.turn)
+        found = [(position.zobrist_hash(), move, position)]
+        if mirror:
+            image = position.flip_horizontal()
+            found.append((image.zobrist_hash(), _mirrored(move), image))
+        for key, played, where in found:
+            if (key, played) in seen:
+                continue  # the same position and move twice in one game, or P == mirror(P)
+            seen.add((key, played))
+            text = texts.get(key)
+            if text is None:
+                texts[key] = _position_text(where)
+            cell = counts.setdefault(key, {}).setdefault(played, [0, 0, 0, 0])
+            cell[0] += 1
+            if scores is not None:
+                cell[3 - scores[side]] += 1  # score 2 -> wins (1), 1 -> draws (2), 0 -> losses (3)
+        position.push(move)
+        n += 1
+    return n
+
+
+def _write(
+    temp: str,
+    counts: dict[int, dict[Move, list[int]]],
+    texts: dict[int, str],
+    min_games: int,
+    plies: int,
+    mirror: bool,
+    games: int,
+) -> tuple[int, int]:
+    db = sqlite3.connect(temp)
+    try:
+        db.execute("PRAGMA journal_mode = OFF")  # a temporary file: discarded on failure
+        db.execute("PRAGMA synchronous = OFF")
+        db.executescript(_SCHEMA)
+        meta = {
+            "format": FORMAT_NAME,
+            "version": str(FORMAT_VERSION),
+            "key": KEY_NAME,
+            "plies": str(plies),
+            "min_games": str(min_games),
+            "mirror": "1" if mirror else "0",
+            "games": str(games),
+            "created_by": f"xiangqi {__version__}",
+        }
+        db.executemany("INSERT INTO book VALUES (?, ?)", sorted(meta.items()))
+        positions = entries = 0
+        position_rows = []
+        move_rows = []
+        for key in sorted(counts, key=_signed):
+            kept = [(m, c) for m, c in counts[key].items() if c[0] >= min_games]
+            if not kept:
+                continue
+            positions += 1
+            position_rows.append((positions, _signed(key), texts[key]))
+            for move, (weight, wins, draws, losses) in sorted(kept, key=lambda mc: str(mc[0])):
+                entries += 1
+                move_rows.append((entries, positions, str(move), weight, wins, draws, losses))
+        db.executemany("INSERT INTO positions VALUES (?, ?, ?)", position_rows)
+        db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)", move_rows)
+        db.commit()
+    finally:
+        db.close()
+    return positions, entries
