@@ -1,4 +1,4 @@
-"""Match statistics (xiangqi.stats) against values computed independently.
+"""Match statistics (xiangqi.match.stats) against values computed independently.
 
 Sources of the expected values:
 
@@ -25,7 +25,7 @@ from statistics import NormalDist
 
 import pytest
 
-from xiangqi.stats import NELO_PER_T, SPRT, Tally, elo_from_score, llr, los, score_from_elo
+from xiangqi.match.stats import NELO_PER_T, SPRT, Tally, elo_from_score, llr, los, score_from_elo
 
 # (counts, elo0, elo1, LLR logistic, LLR normalized), from SLSQP (see the module docstring).
 LLR_VECTORS = [
