@@ -516,9 +516,11 @@ def test_ctrl_c_on_the_command_line_exits_130_with_the_games_written(tmp_path: P
         argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     try:
+        # The PGN is written beside games.pgn (.games.pgn.*.part) until the match ends.
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (
-            not pgn.exists() or "[Round" not in pgn.read_text(encoding="utf-8")
+        while time.monotonic() < deadline and not any(
+            "[Round" in part.read_text(encoding="utf-8")
+            for part in tmp_path.glob(".games.pgn.*.part")
         ):
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
@@ -536,6 +538,7 @@ def test_ctrl_c_on_the_command_line_exits_130_with_the_games_written(tmp_path: P
     data = json.loads(results.read_text(encoding="utf-8"))
     assert data["totals"]["stopped"] == "interrupted"
     assert data["totals"]["games"] == len(games)
+    assert not list(tmp_path.glob(".*.part"))  # moved over their targets
 
 
 def test_sprt_stops_a_huge_match_without_allocating_per_game(

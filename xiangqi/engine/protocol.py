@@ -6,6 +6,8 @@ import asyncio
 import collections
 import contextlib
 import os
+import subprocess
+import sys
 from collections.abc import (
     AsyncIterator,
     Callable,
@@ -13,8 +15,9 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
+from typing import Any
 
-from .._checks import check_int
+from .._checks import check_bool, check_int
 from ..errors import XiangqiError
 from ..move import Move
 from ..notation import IccsStyle
@@ -879,9 +882,16 @@ async def _popen(
     cwd: str | os.PathLike[str] | None,
     env: Mapping[str, str] | None,
     created: Callable[[EngineProtocol], None] | None = None,
+    setpgrp: bool = False,
 ) -> tuple[asyncio.SubprocessTransport, EngineProtocol]:
     argv = _argv(command)
     environment = _check_env(cwd, env)
+    check_bool("setpgrp", setpgrp)
+    group: dict[str, Any] = {}
+    if setpgrp and sys.platform == "win32":
+        group["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
+    elif setpgrp:
+        group["start_new_session"] = True  # its own session and group: no terminal signals
 
     def make() -> EngineProtocol:
         protocol = factory()
@@ -899,6 +909,7 @@ async def _popen(
             stderr=asyncio.subprocess.PIPE,
             cwd=cwd,
             env=environment,
+            **group,
         )
     except FileNotFoundError:
         if cwd is not None and not os.path.isdir(cwd):

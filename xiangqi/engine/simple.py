@@ -222,9 +222,11 @@ class SimpleEngine:
         timeout: float | None = DEFAULT_TIMEOUT,
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
+        setpgrp: bool = False,
     ) -> SimpleEngine:
         """Start a UCI engine (Pikafish-style or Fairy-Stockfish, detected unless given), in
-        working directory cwd with environment env (None: this process's)."""
+        working directory cwd with environment env (None: this process's); setpgrp starts it
+        in a process group of its own (the terminal's Ctrl-C does not reach it)."""
         if dialect is Dialect.UCCI:
             raise ValueError("popen_uci cannot speak UCCI; use popen_ucci")
         if dialect is not None and not isinstance(dialect, Dialect):
@@ -232,9 +234,10 @@ class SimpleEngine:
         _check_timeout(timeout)
         _argv(command)
         _check_env(cwd, env)
+        check_bool("setpgrp", setpgrp)
         return cls(
             lambda created: _popen(
-                lambda: UciProtocol(timeout, dialect), command, cwd, env, created
+                lambda: UciProtocol(timeout, dialect), command, cwd, env, created, setpgrp
             ),
             timeout,
         )
@@ -248,17 +251,19 @@ class SimpleEngine:
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         millisec: bool | None = None,
+        setpgrp: bool = False,
     ) -> SimpleEngine:
         """Start a UCCI engine (ElephantEye, or Fairy-Stockfish greeted with ucci); see
-        :class:`UcciProtocol` for millisec."""
+        :class:`UcciProtocol` for millisec and :meth:`popen_uci` for setpgrp."""
         if millisec is not None:
             check_bool("millisec", millisec)
         _check_timeout(timeout)
         _argv(command)
         _check_env(cwd, env)
+        check_bool("setpgrp", setpgrp)
         return cls(
             lambda created: _popen(
-                lambda: UcciProtocol(timeout, millisec), command, cwd, env, created
+                lambda: UcciProtocol(timeout, millisec), command, cwd, env, created, setpgrp
             ),
             timeout,
         )

@@ -129,10 +129,13 @@ async def popen_ucci(
     cwd: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
     millisec: bool | None = None,
+    setpgrp: bool = False,
 ) -> tuple[asyncio.SubprocessTransport, UcciProtocol]:
     """Start a UCCI engine (ElephantEye, or Fairy-Stockfish greeted with ucci); see
-    :class:`UcciProtocol` for millisec."""
+    :class:`UcciProtocol` for millisec and :func:`popen_uci` for setpgrp."""
     _check_timeout(timeout)
-    transport, protocol = await _popen(lambda: UcciProtocol(timeout, millisec), command, cwd, env)
+    transport, protocol = await _popen(
+        lambda: UcciProtocol(timeout, millisec), command, cwd, env, setpgrp=setpgrp
+    )
     assert isinstance(protocol, UcciProtocol)
     return transport, protocol

@@ -99,15 +99,20 @@ async def popen_uci(
     timeout: float | None = DEFAULT_TIMEOUT,
     cwd: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
+    setpgrp: bool = False,
 ) -> tuple[asyncio.SubprocessTransport, UciProtocol]:
     """Start a UCI engine and shake hands; the dialect (UCI or FAIRY) is detected unless given.
 
     command is a program path (str) or an argv list; cwd is its working directory (Pikafish
     looks for its network file there) and env its environment (None: this process's).
+    setpgrp starts it in a process group of its own, as python-chess's setpgrp does, so the
+    terminal's Ctrl-C (SIGINT to the foreground group) reaches this process, not the engine.
     """
     if dialect is Dialect.UCCI:
         raise ValueError("popen_uci cannot speak UCCI; use popen_ucci")
     _check_timeout(timeout)
-    transport, protocol = await _popen(lambda: UciProtocol(timeout, dialect), command, cwd, env)
+    transport, protocol = await _popen(
+        lambda: UciProtocol(timeout, dialect), command, cwd, env, setpgrp=setpgrp
+    )
     assert isinstance(protocol, UciProtocol)
     return transport, protocol

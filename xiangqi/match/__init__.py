@@ -52,8 +52,15 @@ Elo). Import the public names from ``xiangqi.match``.
 from __future__ import annotations
 
 from .adjudication import DEFAULT_MAX_PLIES, Adjudication, GameOver, adjudicate
-from .openings import Opening, load_openings
-from .runner import DEFAULT_TIME_MARGIN, MatchResult, play_game, run_match
+from .openings import Opening, OpeningList, OpeningSource, load_openings, opening_source
+from .runner import (
+    DEFAULT_TIME_MARGIN,
+    MatchPlan,
+    MatchResult,
+    play_game,
+    prepare_match,
+    run_match,
+)
 from .spec import DEFAULT_ENGINE_TIMEOUT, EngineSpec
 from .stats import SPRT, Estimate, Tally
 from .timecontrol import DEFAULT_TC, TimeControl, make_limit, parse_tc
@@ -68,14 +75,19 @@ __all__ = [
     "EngineSpec",
     "Estimate",
     "GameOver",
+    "MatchPlan",
     "MatchResult",
     "Opening",
+    "OpeningList",
+    "OpeningSource",
     "Tally",
     "TimeControl",
     "adjudicate",
     "load_openings",
     "make_limit",
+    "opening_source",
     "parse_tc",
     "play_game",
+    "prepare_match",
     "run_match",
 ]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from .._checks import check_int
 from ..errors import XiangqiError
@@ -94,22 +96,92 @@ def load_openings(
     return openings
 
 
-def _openings(
-    openings: Sequence[Position | Opening] | str | os.PathLike[str] | None,
-    plies: int | None,
-    format: str | None,
-) -> list[Opening]:
+# -- where a match's openings come from ---------------------------------------------------------
+
+
+@runtime_checkable
+class OpeningSource(Protocol):
+    """Where a match takes the opening of each round (a game pair) from.
+
+    An :class:`OpeningList` (a file's or a list's openings in file or shuffled order) is
+    one; any object with these two methods is another (an opening book that picks a line
+    for each round plugs in here: pass it as run_match's ``openings``). Both methods must
+    give the same answer for the same round every time: a resumed match replays a round
+    from its index.
+    """
+
+    def opening(self, round_index: int) -> Opening:
+        """The opening of round round_index (0-based)."""
+        ...
+
+    def index(self, round_index: int) -> int | None:
+        """Which opening that is (the results file's "opening"), or None."""
+        ...
+
+
+@dataclasses.dataclass(frozen=True)
+class OpeningList:
+    """Openings played in turn (round k takes opening k modulo their number), in the
+    order given or shuffled with a seed; no openings: every game starts from the start."""
+
+    openings: tuple[Opening, ...] = ()
+    order: tuple[int, ...] | None = None
+
+    @classmethod
+    def shuffled(cls, openings: Sequence[Opening], seed: int | None) -> OpeningList:
+        """The openings in an order shuffled with seed (random.Random(seed).shuffle)."""
+        order = list(range(len(openings)))
+        random.Random(seed).shuffle(order)
+        return cls(tuple(openings), tuple(order))
+
+    def index(self, round_index: int) -> int | None:
+        """Which opening round round_index plays (None: the start position)."""
+        if not self.openings:
+            return None
+        index = round_index % len(self.openings)
+        return index if self.order is None else self.order[index]
+
+    def opening(self, round_index: int) -> Opening:
+        """The opening of round round_index."""
+        index = self.index(round_index)
+        return Opening(Position().fen()) if index is None else self.openings[index]
+
+
+OPENING_ORDERS = ("sequential", "random")
+
+
+def opening_source(
+    openings: OpeningSource | Sequence[Position | Opening] | str | os.PathLike[str] | None,
+    plies: int | None = None,
+    format: str | None = None,
+    order: str = "sequential",
+    seed: int | None = None,
+) -> OpeningSource:
+    """The OpeningSource of run_match's openings argument: a file for load_openings (with
+    plies and format), Positions or Openings, an OpeningSource as it is, or None (the start
+    position); order "sequential" or "random" (shuffled with seed)."""
+    if order not in OPENING_ORDERS:
+        raise XiangqiError(f"opening order must be sequential or random, got {order!r}")
+    if seed is not None:
+        check_int("seed", seed)
+    if isinstance(openings, OpeningSource) and not isinstance(openings, (str, os.PathLike)):
+        return openings
     if openings is None:
-        return []
+        return OpeningList()
     if isinstance(openings, (str, os.PathLike)):
-        return load_openings(openings, plies=plies, format=format)
-    book: list[Opening] = []
-    for item in openings:
-        if isinstance(item, Position):
-            item = Opening.from_position(item)
-        if not isinstance(item, Opening):
-            raise TypeError(f"openings are Positions or Openings, got {type(item).__name__}")
+        book = load_openings(openings, plies=plies, format=format)
+    else:
         if plies is not None:
-            item = Opening(item.fen, item.moves[:plies])
-        book.append(item)
-    return book
+            plies = check_int("opening plies", plies, 0)
+        book = []
+        for item in openings:
+            if isinstance(item, Position):
+                item = Opening.from_position(item)
+            if not isinstance(item, Opening):
+                raise TypeError(f"openings are Positions or Openings, got {type(item).__name__}")
+            if plies is not None:
+                item = Opening(item.fen, item.moves[:plies])
+            book.append(item)
+    if order == "random" and book:
+        return OpeningList.shuffled(book, seed)
+    return OpeningList(tuple(book))

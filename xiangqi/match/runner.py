@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import hashlib
 import json
 import logging
 import os
@@ -31,7 +32,7 @@ from .adjudication import (
     _score_cp,
     adjudicate,
 )
-from .openings import Opening, _openings
+from .openings import Opening, OpeningSource, opening_source
 from .spec import EngineSpec, _with_each
 from .stats import SPRT, Estimate, Tally
 from .timecontrol import DEFAULT_TC, TimeControl, make_limit
@@ -272,29 +273,22 @@ class _Runner:
 
     def __init__(
         self,
-        specs: Sequence[EngineSpec],
-        tcs: tuple[TimeControl, TimeControl],
-        total: int,
-        openings: Sequence[Opening],
-        order: Sequence[int] | None,
-        rules: Adjudication,
-        time_margin: float,
-        sprt: SPRT | None,
+        plan: MatchPlan,
         pgn_out: TextIO | None,
         progress: TextIO | None,
-        event: str,
         keep_games: bool,
+        finished: Sequence[Mapping[str, Any]] = (),
     ) -> None:
-        self.specs = specs
-        self.tcs = tcs
-        self.total = total
-        self.openings = openings
-        self.order = order
-        self.rules = rules
-        self.time_margin = time_margin
+        self.plan = plan
+        self.specs = plan.specs
+        self.tcs = plan.tcs
+        self.total = plan.total
+        self.openings = plan.openings
+        self.rules = plan.adjudication
+        self.time_margin = plan.time_margin
         self.pgn_out = pgn_out
         self.progress = progress
-        self.event = event
+        self.event = plan.event
         self.keep_games = keep_games
         self.date = datetime.date.today().strftime("%Y.%m.%d")
         self.lock = threading.Lock()
@@ -309,7 +303,26 @@ class _Runner:
         self.running = 0  # workers that have not finished (set before they start)
         self.all_done = threading.Event()
         self.named = False
-        self.result = MatchResult(self._names(None), sprt=sprt)
+        self.result = MatchResult(self._names(None), sprt=plan.sprt)
+        self.skip: set[int] = set()  # games a resumed match already has
+        for record in finished:
+            self._restore(record)
+
+    def _restore(self, record: Mapping[str, Any]) -> None:
+        """Count a game of the results file being resumed (its round is complete)."""
+        k = int(record["game"]) - 1
+        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[record["result"]]
+        if k % 2:
+            points = 1 - points
+        self.result.tally.add_game(points)
+        other = self.half_pairs.pop(k // 2, None)
+        if other is None:
+            self.half_pairs[k // 2] = points
+        else:
+            self.result.tally.add_pair(other + points)
+        self.result.records.append(dict(record))
+        self.skip.add(k)
+        self.done[k] = None  # already in the PGN file: flush() passes over it
 
     def _names(self, engines: Sequence[SimpleEngine | None] | None) -> tuple[str, str]:
         """Each spec's name, else the engine's id name (else its program's name)."""
@@ -322,17 +335,13 @@ class _Runner:
             names = [f"{names[0]} #1", f"{names[1]} #2"]
         return names[0], names[1]
 
-    def opening(self, round_index: int) -> Opening:
-        if not self.openings:
-            return Opening(Position().fen())
-        index = round_index % len(self.openings)
-        if self.order is not None:
-            index = self.order[index]
-        return self.openings[index]
-
     def take(self) -> int | None:
         with self.lock:
             if self.stop.is_set() or self.next_game >= self.total:
+                return None
+            while self.next_game in self.skip:
+                self.next_game += 1
+            if self.next_game >= self.total:
                 return None
             k = self.next_game
             self.next_game += 1
@@ -344,7 +353,9 @@ class _Runner:
             while (k := self.take()) is not None:
                 for i in (0, 1):
                     if pair[i] is None:
-                        pair[i] = self.specs[i].open()
+                        # its own process group: the terminal's Ctrl-C is the user's
+                        # interrupt of this process, never an engine's death
+                        pair[i] = self.specs[i].open(setpgrp=True)
                 with self.lock:
                     if not self.named:  # the first engines to start give the names
                         self.result.names = self._names(pair)
@@ -376,7 +387,7 @@ class _Runner:
                         red,
                         black,
                         tcs,
-                        start=self.opening(k // 2),
+                        start=self.openings.opening(k // 2),
                         adjudication=self.rules,
                         time_margin=self.time_margin,
                         tags=tags,
@@ -386,13 +397,6 @@ class _Runner:
                     with self.lock:
                         self.live.pop(slot, None)
                         self.live.pop(-1 - slot, None)
-                fault = over.fault
-                exited = fault is not None and over.termination == "abandoned"
-                if exited and fault is not None and _interrupted(pair[order[fault]]):
-                    # Ctrl-C in a terminal reaches the engines too: the game did not end.
-                    with self.lock:
-                        self.result.stopped = "interrupted"
-                    self.stop.set()
                 if self.stop.is_set():
                     return  # a stopped match keeps only games that ended by themselves
                 if over.fault is not None:  # restart the engine that failed
@@ -442,11 +446,7 @@ class _Runner:
                     "termination": over.termination,
                     "reason": over.reason,
                     "plies": len(game.moves),
-                    "opening": None
-                    if not self.openings
-                    else (round_index % len(self.openings))
-                    if self.order is None
-                    else self.order[round_index % len(self.openings)],
+                    "opening": self.openings.index(round_index),
                 }
             )
             self.done[k] = game
@@ -495,16 +495,6 @@ class _Runner:
                     pass
 
 
-def _interrupted(engine: SimpleEngine | None) -> bool:
-    """Did the engine die of SIGINT (Ctrl-C reaching its process group)?"""
-    if engine is None:
-        return False
-    deadline = time.monotonic() + 1.0
-    while engine.returncode is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return engine.returncode == -signal.SIGINT
-
-
 def _close(engine: SimpleEngine) -> None:
     """Close an engine (killing it if it ignores quit); a failure to close is logged."""
     try:
@@ -531,7 +521,108 @@ def _as_tc(value: Limit | TimeControl | str | None) -> TimeControl | None:
     raise TypeError(f"a time control is a TimeControl, Limit or text, got {type(value).__name__}")
 
 
-def run_match(
+@dataclasses.dataclass(frozen=True)
+class MatchPlan:
+    """A match whose every setting has been checked; run() plays it.
+
+    Made by :func:`prepare_match` (from run_match's settings) or :meth:`from_settings` (from
+    a results file, to resume). Nothing in it has started a process or opened a file for
+    writing, so a caller can check its outputs against :meth:`inputs` first.
+    """
+
+    specs: tuple[EngineSpec, EngineSpec]
+    tcs: tuple[TimeControl, TimeControl]
+    total: int
+    openings: OpeningSource
+    concurrency: int
+    adjudication: Adjudication
+    time_margin: float
+    sprt: SPRT | None
+    event: str
+    #: How to read the openings again when resuming: file, plies, format, order, seed,
+    #: sha256 (None when the openings were not a file).
+    opening_file: dict[str, Any] | None = None
+
+    def inputs(self) -> list[str]:
+        """The files the match reads: the openings file and the engines' programs."""
+        found = [spec.program() for spec in self.specs]
+        if self.opening_file is not None:
+            found.append(self.opening_file["file"])
+        return [path for path in found if path is not None]
+
+    def settings(self) -> dict[str, Any]:
+        """Everything needed to play the same match again (the results file's "settings")."""
+        engines = []
+        for spec, tc in zip(self.specs, self.tcs):
+            engines.append(dataclasses.replace(spec, tc=tc).describe())
+        rules = dataclasses.asdict(self.adjudication)
+        rules["rules"] = str(self.adjudication.rules)
+        return {
+            "engines": engines,
+            "games": self.total,
+            "openings": self.opening_file,
+            "concurrency": self.concurrency,
+            "adjudication": rules,
+            "time_margin": self.time_margin,
+            "sprt": None if self.sprt is None else dataclasses.asdict(self.sprt),
+            "event": self.event,
+        }
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> MatchPlan:
+        """The plan settings() described; XiangqiError when they are malformed, when the
+        openings were not a file, or when the openings file has changed since."""
+        try:
+            specs = [EngineSpec.from_description(d) for d in settings["engines"]]
+            if len(specs) != 2 or any(spec.tc is None for spec in specs):
+                raise XiangqiError("the settings need two engines, each with its tc")
+            book = settings["openings"]
+            if book is not None:
+                digest = _sha256(book["file"])
+                if digest != book["sha256"]:
+                    raise XiangqiError(
+                        f"the openings file {book['file']!r} has changed since the match "
+                        "started; a resumed match must play the same openings"
+                    )
+            sprt = settings["sprt"]
+            return prepare_match(
+                specs,
+                settings["games"],
+                openings=None if book is None else book["file"],
+                opening_plies=None if book is None else book["plies"],
+                opening_format=None if book is None else book["format"],
+                opening_order="sequential" if book is None else book["order"],
+                seed=None if book is None else book["seed"],
+                concurrency=settings["concurrency"],
+                adjudication=Adjudication(**settings["adjudication"]),
+                time_margin=settings["time_margin"],
+                sprt=None if sprt is None else SPRT(**sprt),
+                event=settings["event"],
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise XiangqiError(f"the results file's settings are malformed ({exc!r})") from None
+
+    def run(
+        self,
+        pgn_out: TextIO | None = None,
+        results_out: TextIO | None = None,
+        progress: TextIO | None = None,
+        keep_games: bool = True,
+        finished: Sequence[Mapping[str, Any]] = (),
+        **extra: Any,
+    ) -> MatchResult:
+        """Play the match (see run_match for the outputs and Ctrl-C); finished holds the
+        game records of complete rounds of an earlier run, which are counted, not played.
+        extra goes into the results file."""
+        return _run(self, pgn_out, results_out, progress, keep_games, finished, extra)
+
+
+def _sha256(path: str | os.PathLike[str]) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
+def prepare_match(
     engines: Sequence[EngineSpec | str],
     games: int | None = None,
     limit: Limit | TimeControl | str | None = None,
@@ -539,7 +630,7 @@ def run_match(
     rounds: int | None = None,
     each: str = "",
     tc: Limit | TimeControl | str | None = None,
-    openings: Sequence[Position | Opening] | str | os.PathLike[str] | None = None,
+    openings: OpeningSource | Sequence[Position | Opening] | str | os.PathLike[str] | None = None,
     opening_plies: int | None = None,
     opening_format: str | None = None,
     opening_order: str = "sequential",
@@ -549,31 +640,14 @@ def run_match(
     draw: str | Mapping[str, Any] | None = None,
     resign: str | Mapping[str, Any] | None = None,
     rules: Rules | str = Rules.ASIAN,
+    adjudication: Adjudication | None = None,
     time_margin: float = DEFAULT_TIME_MARGIN,
     sprt: SPRT | str | None = None,
-    pgn_out: TextIO | None = None,
-    results_out: TextIO | None = None,
-    progress: TextIO | None = None,
     event: str = "xiangqi match",
-    keep_games: bool = True,
-) -> MatchResult:
-    """Play a match between two engines; the same settings as ``xiangqi match``.
+) -> MatchPlan:
+    """Check every setting of a match (see run_match) and return its plan; nothing starts.
 
-    engines: two EngineSpecs or their texts (see EngineSpec.parse), each given the shared
-    settings in each. games or rounds (a round is a game pair, one opening with colours
-    reversed; default one round). limit/tc: the time control of engines without their own
-    (TimeControl, Limit or text such as "10+0.1"; default "depth=6"). openings: Positions,
-    Openings, or a file for load_openings (with opening_plies, opening_format); opening_order
-    "sequential" or "random" (shuffled with seed). concurrency K plays K games at once, each
-    worker with its own two engine processes. draw and resign: adjudication rules as text
-    ("movenumber=40 movecount=8 score=10"; "movecount=3 score=600 twosided=true") or as
-    Adjudication field names. rules: "asian" (the default) or "chinese" (xiangqi.Rules), the
-    rule set the library's rulings adjudicate by (each game's PGN names it in a Rules
-    tag). sprt: SPRT or text ("elo0=0 elo1=5 alpha=0.05 beta=0.05"); the
-    match stops at its bound. PGN goes to pgn_out in game order as games finish; the results
-    (JSON) to results_out at the end; a status line to progress (e.g. sys.stderr). On
-    KeyboardInterrupt every game stops, every engine is closed or killed, the finished games
-    and results are written, and the interrupt is raised again.
+    adjudication, when given, replaces max_plies, draw, resign and rules.
     """
     if isinstance(engines, (str, EngineSpec)) or len(engines) != 2:
         count = 1 if isinstance(engines, (str, EngineSpec)) else len(engines)
@@ -598,39 +672,131 @@ def run_match(
         own = spec.tc if spec.tc is not None else base
         tcs.append(own if own is not None else TimeControl.parse(DEFAULT_TC))
     time_margin = check_real("time_margin", time_margin, 0)
-    fields: dict[str, Any] = {"max_plies": max_plies, "rules": check_rules(rules)}
-    for text, kind in ((draw, "draw"), (resign, "resign")):
-        if isinstance(text, str):
-            fields.update(Adjudication.parse_rule(text, kind))
-        elif text is not None:
-            fields.update(text)
-    adjudication = Adjudication(**fields)
+    if adjudication is None:
+        fields: dict[str, Any] = {"max_plies": max_plies, "rules": check_rules(rules)}
+        for text, kind in ((draw, "draw"), (resign, "resign")):
+            if isinstance(text, str):
+                fields.update(Adjudication.parse_rule(text, kind))
+            elif text is not None:
+                fields.update(text)
+        adjudication = Adjudication(**fields)
     if isinstance(sprt, str):
         sprt = SPRT.parse(sprt)
-    book = _openings(openings, opening_plies, opening_format)
-    if opening_order not in ("sequential", "random"):
-        raise XiangqiError(f"opening order must be sequential or random, got {opening_order!r}")
-    order: list[int] | None = None
-    if opening_order == "random" and book:
-        order = list(range(len(book)))
-        random.Random(seed).shuffle(order)
-    runner = _Runner(
-        specs,
+    if sprt is not None and not isinstance(sprt, SPRT):
+        raise TypeError(f"sprt is an SPRT or its text, got {type(sprt).__name__}")
+    if not isinstance(event, str):
+        raise TypeError(f"event is text, got {type(event).__name__}")
+    opening_file = None
+    if isinstance(openings, (str, os.PathLike)):
+        if opening_order == "random" and seed is None:
+            seed = random.SystemRandom().randrange(2**32)  # kept, so a resume replays it
+        opening_file = {
+            "file": os.path.abspath(openings),
+            "plies": opening_plies,
+            "format": opening_format,
+            "order": opening_order,
+            "seed": seed,
+            "sha256": _sha256(openings),
+        }
+    source = opening_source(openings, opening_plies, opening_format, opening_order, seed)
+    return MatchPlan(
+        (specs[0], specs[1]),
         (tcs[0], tcs[1]),
         total,
-        book,
-        order,
+        source,
+        concurrency,
         adjudication,
-        float(time_margin),
+        time_margin,
         sprt,
-        pgn_out,
-        progress,
         event,
-        keep_games,
+        opening_file,
     )
+
+
+def run_match(
+    engines: Sequence[EngineSpec | str],
+    games: int | None = None,
+    limit: Limit | TimeControl | str | None = None,
+    *,
+    rounds: int | None = None,
+    each: str = "",
+    tc: Limit | TimeControl | str | None = None,
+    openings: OpeningSource | Sequence[Position | Opening] | str | os.PathLike[str] | None = None,
+    opening_plies: int | None = None,
+    opening_format: str | None = None,
+    opening_order: str = "sequential",
+    seed: int | None = None,
+    concurrency: int = 1,
+    max_plies: int | None = DEFAULT_MAX_PLIES,
+    draw: str | Mapping[str, Any] | None = None,
+    resign: str | Mapping[str, Any] | None = None,
+    rules: Rules | str = Rules.ASIAN,
+    time_margin: float = DEFAULT_TIME_MARGIN,
+    sprt: SPRT | str | None = None,
+    pgn_out: TextIO | None = None,
+    results_out: TextIO | None = None,
+    progress: TextIO | None = None,
+    event: str = "xiangqi match",
+    keep_games: bool = True,
+) -> MatchResult:
+    """Play a match between two engines; the same settings as ``xiangqi match``.
+
+    engines: two EngineSpecs or their texts (see EngineSpec.parse), each given the shared
+    settings in each. games or rounds (a round is a game pair, one opening with colours
+    reversed; default one round). limit/tc: the time control of engines without their own
+    (TimeControl, Limit or text such as "10+0.1"; default "depth=6"). openings: Positions,
+    Openings, a file for load_openings (with opening_plies, opening_format), or an
+    OpeningSource; opening_order "sequential" or "random" (shuffled with seed).
+    concurrency K plays K games at once, each worker with its own two engine processes.
+    draw and resign: adjudication rules as text ("movenumber=40 movecount=8 score=10";
+    "movecount=3 score=600 twosided=true") or as Adjudication field names. rules: "asian"
+    (the default) or "chinese" (xiangqi.Rules), the rule set the library's rulings
+    adjudicate by (each game's PGN names it in a Rules tag). sprt: SPRT or text ("elo0=0
+    elo1=5 alpha=0.05 beta=0.05"); the match stops at its bound. Every setting is checked
+    (prepare_match) before the first engine starts. PGN goes to pgn_out in game order as
+    games finish; the results (JSON) to results_out at the end; a status line to progress
+    (e.g. sys.stderr). Engines run in process groups of their own, so the terminal's Ctrl-C
+    reaches only this process: on KeyboardInterrupt every game stops, every engine is
+    closed or killed, the finished games and results are written, and the interrupt is
+    raised again. An engine that dies of a signal (SIGINT included) loses its game.
+    """
+    plan = prepare_match(
+        engines,
+        games,
+        limit,
+        rounds=rounds,
+        each=each,
+        tc=tc,
+        openings=openings,
+        opening_plies=opening_plies,
+        opening_format=opening_format,
+        opening_order=opening_order,
+        seed=seed,
+        concurrency=concurrency,
+        max_plies=max_plies,
+        draw=draw,
+        resign=resign,
+        rules=rules,
+        time_margin=time_margin,
+        sprt=sprt,
+        event=event,
+    )
+    return plan.run(pgn_out, results_out, progress, keep_games)
+
+
+def _run(
+    plan: MatchPlan,
+    pgn_out: TextIO | None,
+    results_out: TextIO | None,
+    progress: TextIO | None,
+    keep_games: bool,
+    finished: Sequence[Mapping[str, Any]],
+    extra: Mapping[str, Any],
+) -> MatchResult:
+    runner = _Runner(plan, pgn_out, progress, keep_games, finished)
     threads = [
         threading.Thread(target=runner.worker, args=(i,), name=f"xiangqi-match-{i}", daemon=True)
-        for i in range(concurrency)
+        for i in range(plan.concurrency)
     ]
     # The main thread waits on an Event, not in Thread.join(): a KeyboardInterrupt that lands
     # inside join() can leave the thread marked as stopped while it still runs (CPython 3.11).
@@ -661,12 +827,14 @@ def run_match(
                 runner.report(end=True)
         if results_out is not None:
             data = result.to_json(
-                specs,
-                event=event,
+                plan.specs,
+                **extra,
+                event=plan.event,
                 date=runner.date,
-                time_control=[t.pgn() for t in tcs],
-                rules=str(adjudication.rules),
-                planned_games=total,
+                time_control=[t.pgn() for t in plan.tcs],
+                rules=str(plan.adjudication.rules),
+                planned_games=plan.total,
+                settings=plan.settings(),
             )
             json.dump(data, results_out, indent=1)
             results_out.write("\n")
@@ -674,3 +842,22 @@ def run_match(
     if runner.failures:
         raise runner.failures[0]
     return result
+
+
+def complete_rounds(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The game records of the rounds (game pairs) whose both games are in records, which a
+    resumed match keeps; a round cut short is played again whole (its pair counts once)."""
+    by_round: dict[int, list[dict[str, Any]]] = {}
+    try:
+        for record in records:
+            by_round.setdefault(int(record["round"]), []).append(dict(record))
+            if record["result"] not in ("1-0", "0-1", "1/2-1/2"):
+                raise XiangqiError(f"a finished game has no result: {record!r:.200}")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise XiangqiError(f"a game record of the results file is malformed ({exc})") from None
+    kept = []
+    for number, pair in sorted(by_round.items()):
+        games = sorted(int(r["game"]) for r in pair)
+        if games == [2 * number - 1, 2 * number]:
+            kept += sorted(pair, key=lambda r: int(r["game"]))
+    return kept

@@ -5,8 +5,11 @@ from __future__ import annotations
 import dataclasses
 import os
 import shlex
+import shutil
+from collections.abc import Mapping
 from typing import Any
 
+from .._checks import check_real
 from ..engine import SimpleEngine
 from ..errors import XiangqiError
 from ._text import _number, _words
@@ -42,6 +45,10 @@ class EngineSpec:
             raise XiangqiError(f"engine command must be non-empty text, got {self.command!r}")
         if self.protocol not in ("uci", "ucci"):
             raise XiangqiError(f"engine proto must be uci or ucci, got {self.protocol!r}")
+        timeout = check_real("engine timeout", self.timeout, 0)
+        if timeout == 0:
+            raise XiangqiError("engine timeout must be more than 0 seconds")
+        object.__setattr__(self, "timeout", timeout)
 
     @classmethod
     def parse(cls, text: str, each: str = "") -> EngineSpec:
@@ -105,12 +112,15 @@ class EngineSpec:
             timeout=timeout,
         )
 
-    def open(self) -> SimpleEngine:
-        """Start the engine, shake hands and set its options (closing it again on failure)."""
+    def open(self, *, setpgrp: bool = False) -> SimpleEngine:
+        """Start the engine, shake hands and set its options (closing it again on failure);
+        setpgrp starts it in a process group of its own (see SimpleEngine.popen_uci)."""
         popen = SimpleEngine.popen_ucci if self.protocol == "ucci" else SimpleEngine.popen_uci
         if self.directory is not None and not os.path.isdir(self.directory):
             raise XiangqiError(f"engine dir is not a directory: {self.directory!r}")
-        engine = popen(list(self.command), timeout=self.timeout, cwd=self.directory)
+        engine = popen(
+            list(self.command), timeout=self.timeout, cwd=self.directory, setpgrp=setpgrp
+        )
         try:
             if self.options:
                 engine.configure(dict(self.options))
@@ -128,7 +138,36 @@ class EngineSpec:
             "options": dict(self.options),
             "dir": self.directory,
             "tc": None if self.tc is None else self.tc.pgn(),
+            "timeout": self.timeout,
         }
+
+    @classmethod
+    def from_description(cls, data: Mapping[str, Any]) -> EngineSpec:
+        """The spec describe() gave (as a results file holds it); XiangqiError if malformed."""
+        try:
+            tc = data.get("tc")
+            return cls(
+                tuple(data["command"]),
+                data.get("proto", "uci"),
+                name=data.get("name"),
+                options=tuple((str(k), str(v)) for k, v in dict(data.get("options", {})).items()),
+                directory=data.get("dir"),
+                tc=None if tc in (None, "-") else TimeControl.parse(tc),
+                timeout=data.get("timeout", DEFAULT_ENGINE_TIMEOUT),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise XiangqiError(f"engine description is malformed ({exc!r}): {data!r:.200}") from (
+                None
+            )
+
+    def program(self) -> str | None:
+        """The path of the program the command starts, when it can be found, else None."""
+        program = self.command[0]
+        if os.path.dirname(program):
+            base = self.directory or "."
+            path = program if os.path.isabs(program) else os.path.join(base, program)
+            return path if os.path.exists(path) else None
+        return shutil.which(program)
 
 
 def _with_each(spec: EngineSpec, each: str) -> EngineSpec:

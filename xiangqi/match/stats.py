@@ -243,6 +243,23 @@ class SPRT:
                 raise XiangqiError(f"SPRT {name} must be in (0, 0.5), got {getattr(self, name)!r}")
         if self.model not in ("normalized", "logistic"):
             raise XiangqiError(f"SPRT model must be 'normalized' or 'logistic', got {self.model!r}")
+        # Bounds the model cannot compute fail here, not mid-match: the LLR of L/D/W and of
+        # pentanomial counts. The maximum-likelihood fit starts from the uniform law whatever
+        # the counts, so whether it converges depends on the bounds only (measured: the
+        # normalized model fails beyond about 340 nElo for L/D/W and 231 for pairs).
+        for counts in ((1, 1, 1), (1, 1, 1, 1, 1)):
+            try:
+                value = llr(counts, self.elo0, self.elo1, self.model)
+            except (ArithmeticError, ValueError) as exc:
+                raise XiangqiError(
+                    f"SPRT bounds elo0={self.elo0:g} elo1={self.elo1:g} cannot be computed "
+                    f"with the {self.model} model ({exc}); choose bounds nearer 0"
+                ) from None
+            if not math.isfinite(value):
+                raise XiangqiError(
+                    f"SPRT bounds elo0={self.elo0:g} elo1={self.elo1:g} give no finite "
+                    f"log-likelihood ratio with the {self.model} model; choose bounds nearer 0"
+                )
 
     @classmethod
     def parse(cls, text: str) -> SPRT:

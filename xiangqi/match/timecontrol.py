@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .._checks import check_int, check_real
 from ..engine import Limit
 from ..errors import XiangqiError
 from ..pieces import Color
@@ -14,6 +15,11 @@ from ._text import _CLOCK, _count, _number
 
 #: Time control used when no engine names one (the command line's old default).
 DEFAULT_TC = "depth=6"
+#: Longest time a TimeControl takes, in seconds (a clock, an increment, a time a move): 30 days.
+MAX_SECONDS = 30 * 24 * 3600.0
+#: Deepest search depth and most nodes a TimeControl takes (what an engine's int can hold).
+MAX_DEPTH = 10_000
+MAX_NODES = 2**63 - 1
 
 # -- time controls -----------------------------------------------------------------------------
 
@@ -33,6 +39,24 @@ class TimeControl:
     movetime: float | None = None
     depth: int | None = None
     nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        seconds = (("seconds", "clock seconds"), ("movetime", "st (seconds a move)"))
+        for field, what in seconds:
+            value = getattr(self, field)
+            if value is not None:
+                value = check_real(what, value, 0, MAX_SECONDS)
+                if value == 0:
+                    raise XiangqiError(f"{what} must be more than 0 seconds")
+                object.__setattr__(self, field, value)
+        object.__setattr__(
+            self, "increment", check_real("increment", self.increment, 0, MAX_SECONDS)
+        )
+        counts = (("moves", "moves per period", MAX_DEPTH), ("depth", "depth", MAX_DEPTH))
+        for field, what, high in (*counts, ("nodes", "nodes", MAX_NODES)):
+            value = getattr(self, field)
+            if value is not None:
+                object.__setattr__(self, field, check_int(what, value, 1, high))
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
@@ -59,9 +83,15 @@ class TimeControl:
                 if not fields["seconds"] > 0:
                     raise XiangqiError(f"a clock needs more than 0 seconds: {text!r:.100}")
                 fields["increment"] = float(clock[3]) if clock[3] else 0.0
-            elif key in ("tc",):
+            elif key == "tc":
+                # tc=40/60+0.6, and also tc=depth=N, tc=st=S, tc=nodes=N (issue 30: these
+                # were dropped, so both engines played the default depth)
                 inner = cls.parse(value)
-                fields.update(seconds=inner.seconds, increment=inner.increment, moves=inner.moves)
+                fields.update(
+                    (k, v)
+                    for k, v in dataclasses.asdict(inner).items()
+                    if v is not None and not (k == "increment" and inner.seconds is None)
+                )
             elif key == "st":
                 fields["movetime"] = _number(value, "st", text)
                 if not fields["movetime"] > 0:
@@ -75,7 +105,10 @@ class TimeControl:
                     "time control must be moves/seconds+increment (40/60+0.6, 10+0.1), "
                     f"st=S, depth=N, nodes=N or movetime=MS; got {word!r} in {text!r:.100}"
                 )
-        return cls(**fields)
+        try:
+            return cls(**fields)
+        except ValueError as exc:  # out of range: said with the text it came from
+            raise XiangqiError(f"time control {text!r:.100}: {exc}") from None
 
     @classmethod
     def from_limit(cls, limit: Limit) -> TimeControl:
