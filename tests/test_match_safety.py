@@ -353,3 +353,90 @@ def test_an_engine_killed_by_sigint_on_the_command_line_is_not_the_users_interru
     assert data["totals"]["stopped"] == "complete" and data["totals"]["games"] == 2
     assert sum("engine exited" in g["reason"] for g in data["games"]) == 1
     assert len(list(read_games(tmp_path / "games.pgn"))) == 2
+
+
+# -- issue 32 item 3: --resume for local matches ------------------------------------------
+
+
+def test_resume_continues_an_interrupted_match_without_replaying_finished_rounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    book = tmp_path / "book.epd"
+    book.write_text(
+        OPENINGS + "rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR b - - 1 1\n",
+        encoding="utf-8",
+    )
+    pgn, results = tmp_path / "games.pgn", tmp_path / "results.json"
+    argv = [
+        sys.executable, "-m", "xiangqi", "match",
+        "--engine", f"name=a cmd={FAIRY} tc=st=0.03", "--engine", f"name=b cmd={FAIRY} depth=2",
+        "--games", "6", "--max-plies", "24", "--openings", str(book),
+        "--opening-order", "random", "--pgn", str(pgn), "--results", str(results),
+    ]  # fmt: skip
+    proc = subprocess.Popen(argv, cwd=tmp_path, env=ENV, stderr=subprocess.PIPE)
+    try:  # interrupt once three games are written: round 2 is cut short
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not any(
+            part.read_text(encoding="utf-8").count("[Event ") >= 3
+            for part in tmp_path.glob(".games.pgn.*.part")
+        ):
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    first = json.loads(results.read_text())
+    assert first["totals"]["stopped"] == "interrupted" and 3 <= first["totals"]["games"] < 6
+    kept_rounds = {r["round"] for r in first["games"] if r["game"] % 2 == 0}
+    kept = [r for r in first["games"] if r["round"] in kept_rounds]
+    first_games = {
+        (g.tags["Round"], g.tags["Red"]): [m.iccs() for m in g.mainline_moves()]
+        for g in read_games(pgn)
+    }
+
+    code, err = run_cli(["--resume", str(results)], capsys)
+    assert code == 0, err
+    final = json.loads(results.read_text())
+    assert final["totals"]["stopped"] == "complete"
+    assert final["totals"]["games"] == 6 and final["totals"]["pairs"] == 3
+    assert [r["game"] for r in final["games"]] == [1, 2, 3, 4, 5, 6]
+    assert [r for r in final["games"] if r["round"] in kept_rounds] == kept  # not replayed
+    # the same openings: the shuffle's seed was chosen and kept by the first run
+    seed = final["settings"]["openings"]["seed"]
+    assert seed == first["settings"]["openings"]["seed"] is not None
+    expected = xiangqi.match.OpeningList.shuffled(xiangqi.match.load_openings(book), seed)
+    assert [r["opening"] for r in final["games"]] == [expected.index(k // 2) for k in range(6)]
+    games = list(read_games(pgn))
+    assert [g.tags["Round"] for g in games] == ["1", "1", "2", "2", "3", "3"]
+    for game, record in zip(games, final["games"]):
+        assert game.board().fen() == expected.opening(record["round"] - 1).fen
+        assert game.result == record["result"]
+        key = (game.tags["Round"], game.tags["Red"])
+        if record["round"] in kept_rounds:  # the finished rounds' games, as first written
+            assert [m.iccs() for m in game.mainline_moves()] == first_games[key]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["book.epd", "games.pgn", "results.json"]
+
+
+def test_resume_refuses_settings_and_a_changed_openings_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    book = tmp_path / "book.epd"
+    book.write_text(OPENINGS, encoding="utf-8")
+    results = tmp_path / "results.json"
+    argv = ["--engine", str(FAIRY), "--engine", str(FAIRY), "--tc", "depth=1"]
+    code, err = run_cli(
+        [*argv, "--openings", str(book), "--max-plies", "4", "--results", str(results)], capsys
+    )
+    assert code == 0, err
+    code, err = run_cli(["--resume", str(results), "--tc", "depth=3"], capsys)
+    assert code == 2 and "--resume takes the match's settings" in err
+    book.write_text(OPENINGS[: len(OPENINGS) // 2], encoding="utf-8")
+    before = results.read_bytes()
+    code, err = run_cli(["--resume", str(results)], capsys)
+    assert code == 2 and "has changed since the match started" in err
+    assert results.read_bytes() == before
+    code, err = run_cli(["--resume", str(book)], capsys)
+    assert code == 2 and "not a results file" in err
