@@ -119,6 +119,8 @@ def test_the_two_outputs_may_not_be_one_file(
         (["--sprt", "elo0=0 elo1=5000"], "cannot be computed with the normalized model"),
         (["--sprt", "elo0=-1e6 elo1=5 model=logistic"], "cannot be computed with the logistic"),
         (["--openings", "/nonexistent/book.pgn"], "No such file"),
+        (["--draw", "movecount=" + "9" * 5000], "--draw takes movenumber=N"),
+        (["--each", "timeout=" + "1" * 400], "timeout must be a number of seconds"),
     ],
 )
 def test_a_bad_setting_leaves_yesterdays_files_and_starts_no_engine(

@@ -57,6 +57,7 @@ from .uci import UciProtocol, popen_uci
 from .values import (
     DEFAULT_SEARCH_TIMEOUT,
     DEFAULT_TIMEOUT,
+    Command,
     Cp,
     Dialect,
     EngineError,
@@ -70,12 +71,14 @@ from .values import (
     PovScore,
     Score,
 )
+from .values import LOGGER as LOGGER  # the logger "xiangqi.engine", as before the split
 
 __all__ = [
     "ANALYSIS_QUEUE",
     "DEFAULT_SEARCH_TIMEOUT",
     "DEFAULT_TIMEOUT",
     "AnalysisResult",
+    "Command",
     "Cp",
     "Dialect",
     "EngineError",

@@ -11,7 +11,7 @@ from ..errors import XiangqiError
 from ..pieces import Color
 from ..position import Position
 from ..rules import Rules, check_rules
-from ._text import _INT, _words
+from ._text import _DIGITS, _INT, _words
 
 #: A game still running after this many plies (both sides' moves) is adjudicated a draw.
 DEFAULT_MAX_PLIES = 300
@@ -76,7 +76,7 @@ class Adjudication:
             if kind == "resign" and key == "twosided" and value.lower() in ("true", "false"):
                 out["resign_two_sided"] = value.lower() == "true"
                 continue
-            if not sep or key not in keys or not _INT.fullmatch(value):
+            if not sep or key not in keys or len(value) > _DIGITS or not _INT.fullmatch(value):
                 raise XiangqiError(
                     f"--{kind} takes {', '.join(k + '=N' for k in keys)}"
                     + (" and twosided=true|false" if kind == "resign" else "")
