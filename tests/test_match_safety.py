@@ -442,3 +442,19 @@ def test_resume_refuses_settings_and_a_changed_openings_file(
     assert results.read_bytes() == before
     code, err = run_cli(["--resume", str(book)], capsys)
     assert code == 2 and "not a results file" in err
+
+
+def test_a_resumed_match_the_sprt_has_decided_plays_nothing() -> None:
+    # 20 rounds the first engine lost, both colours: an SPRT of 0 against 100 nElo accepts H0
+    # on them alone (LLR -9.5 with fishtest's regularization, below log(0.05 / 0.95)), so
+    # the resumed match ends at once (its program does not even exist: never started).
+    finished = [
+        {"game": k, "round": (k + 1) // 2, "result": "0-1" if k % 2 else "1-0"}
+        for k in range(1, 41)
+    ]
+    plan = xiangqi.match.prepare_match(
+        ["/nonexistent/a", "/nonexistent/b"], 1000, sprt="elo0=0 elo1=100"
+    )
+    result = plan.run(finished=xiangqi.match.runner.complete_rounds(finished))
+    assert result.stopped == "H0" and result.tally.games == 40 and result.losses == 40
+    assert result.tally.pentanomial == [20, 0, 0, 0, 0]

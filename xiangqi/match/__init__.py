@@ -37,11 +37,17 @@ Output
     each engine move's score/depth and time as a comment), a JSON results file (each game,
     the totals and the rule set), and a progress line.
 Faults
-    An engine that crashes, sends an illegal or no move, or runs out of time loses the game
-    and is restarted for the next one. Ctrl-C (KeyboardInterrupt) stops every game at once,
-    kills the engines in mid-search, closes the others, writes every finished game and the
-    results, and raises again. Games are numbered as they start: nothing is allocated per
-    game before it is played.
+    An engine that crashes (or dies of a signal, SIGINT included), sends an illegal or no
+    move, or runs out of time loses the game and is restarted for the next one. Engines run
+    in process groups of their own, so a terminal's Ctrl-C reaches only the match: the
+    KeyboardInterrupt stops every game at once, kills the engines in mid-search, closes the
+    others, writes every finished game and the results, and raises again. Games are
+    numbered as they start: nothing is allocated per game before it is played.
+Checks, outputs, resuming
+    :func:`prepare_match` checks every setting before any engine starts; the command line
+    checks its outputs against the inputs and writes them beside their targets
+    (:mod:`xiangqi.match.output`); ``--resume RESULTS`` continues an interrupted match
+    from the settings and finished rounds its results file holds.
 
 Modules: :mod:`~xiangqi.match.timecontrol`, :mod:`~xiangqi.match.spec` (EngineSpec),
 :mod:`~xiangqi.match.openings`, :mod:`~xiangqi.match.adjudication`,

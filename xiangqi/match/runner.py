@@ -307,6 +307,13 @@ class _Runner:
         self.skip: set[int] = set()  # games a resumed match already has
         for record in finished:
             self._restore(record)
+        result = self.result
+        if finished and result.sprt is not None:  # a resumed match the SPRT has decided
+            result.llr = result.sprt.llr(result.tally.counts())
+            state = result.sprt.state(result.llr)
+            if state and result.tally.pairs:
+                result.stopped = state
+                self.stop.set()
 
     def _restore(self, record: Mapping[str, Any]) -> None:
         """Count a game of the results file being resumed (its round is complete)."""
