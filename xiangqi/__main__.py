@@ -385,8 +385,10 @@ def main(argv: list[str] | None = None) -> int:
         "--time-margin", type=_seconds, default=0.1, help="seconds over the clock (0.1)"
     )
     match.add_argument("--sprt", help='"elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic]"')
-    match.add_argument("--pgn", help="write the games to this PGN file")
-    match.add_argument("--results", help="write the results to this JSON file")
+    match.add_argument(
+        "--pgn", help="write the games to this PGN file (replaced once the match has a result)"
+    )
+    match.add_argument("--results", help="write the results to this JSON file (replaced likewise)")
     match.add_argument("--event", default="xiangqi match", help="the PGN Event tag")
     match.add_argument(
         "--resume",

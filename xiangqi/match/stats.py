@@ -251,9 +251,14 @@ class SPRT:
             try:
                 value = llr(counts, self.elo0, self.elo1, self.model)
             except (ArithmeticError, ValueError) as exc:
+                why = (
+                    "a score that far from 1/2 overflows"
+                    if isinstance(exc, ArithmeticError)
+                    else exc
+                )
                 raise XiangqiError(
                     f"SPRT bounds elo0={self.elo0:g} elo1={self.elo1:g} cannot be computed "
-                    f"with the {self.model} model ({exc}); choose bounds nearer 0"
+                    f"with the {self.model} model ({why}); choose bounds nearer 0"
                 ) from None
             if not math.isfinite(value):
                 raise XiangqiError(
