@@ -10,8 +10,8 @@ against Debian's Fairy-Stockfish (or $XIANGQI_TEST_ENGINE):
     configure configure() then ping()
     close     close() of an engine that was just searching (ponder on)
 
-A SIGINT raises KeyboardInterrupt only while the main thread is inside xiangqi/engine.py
-(a handler inspects the stack), so the harness's own bookkeeping is never hit; a signal that
+A SIGINT raises KeyboardInterrupt only while the main thread is inside the xiangqi/engine/
+package (a handler inspects the stack), so the harness's own bookkeeping is never hit; a signal that
 lands elsewhere is counted as "missed". After an interrupt the engine must be usable (the
 check play returns a legal move, by pyffish when installed) or clearly closed (EngineError
 "closed" or EngineTerminatedError). After every round, once the engine is closed: no child
@@ -44,7 +44,7 @@ from xiangqi import Position  # noqa: E402
 from xiangqi.engine import EngineError, EngineTerminatedError, Limit, SimpleEngine  # noqa: E402
 from xiangqi.notation import iccs  # noqa: E402
 
-ENGINE_FILE = str(Path("xiangqi") / "engine.py")
+ENGINE_DIR = str(Path("xiangqi") / "engine") + os.sep
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 
@@ -67,7 +67,7 @@ def fd_count() -> int:
 
 def in_engine_client(frame: FrameType | None) -> bool:
     while frame is not None:
-        if frame.f_code.co_filename.endswith(ENGINE_FILE):
+        if ENGINE_DIR in frame.f_code.co_filename:
             return True
         frame = frame.f_back
     return False

@@ -5,7 +5,7 @@ dialect (UCI, Fairy-Stockfish UCI, UCCI) and the position the lines are read aga
 start, a position in check, a checkmate, and the start after a few moves, so the moves are
 read against a position with a history); the rest is split into lines and decoded the way
 EngineProtocol.pipe_data_received does (UTF-8 with replacement, "\\r" stripped). Each line goes
-through the pure line parsers of xiangqi.engine, the ones the protocol calls:
+through the pure line parsers of xiangqi.engine.parsing, the ones the protocol calls:
 
     _parse_info       every line (it skips the first word, as for "info ...")
     _parse_bestmove   every line ("bestmove"/"nobestmove" lines give a move or None)
@@ -39,8 +39,10 @@ except ImportError:  # the seeds are also replayed by the tests, without atheris
 if atheris is not None and __name__ == "__main__":
     with atheris.instrument_imports(include=["xiangqi"]):
         from xiangqi import engine
+        from xiangqi.engine import parsing
 else:
     from xiangqi import engine
+    from xiangqi.engine import parsing
 
 from xiangqi import Move, Position
 
@@ -54,7 +56,8 @@ FENS = (
 HISTORY = ("h2e2", "h9g7", "h0g2", "i9h9")
 DIALECTS = tuple(engine.Dialect)
 MAX_LINES = 64
-#: Longest error or log message accepted: the line is quoted up to engine._QUOTE characters.
+#: Longest error or log message accepted: the line is quoted up to _QUOTE characters
+#: (xiangqi/engine/values.py).
 MAX_MESSAGE = 2000
 #: Least value of each integer info field.
 INFO_INTS = {
@@ -151,13 +154,13 @@ def check_error(exc: engine.EngineError) -> None:
 
 def read_line(pos: Position, line: str, dialect: engine.Dialect) -> None:
     """Every parser that may see this line; assert on what comes out."""
-    tokens = engine._tokens(line)
+    tokens = parsing._tokens(line)
     try:
-        check_info(pos, engine._parse_info(pos, line, dialect, "fuzz"))
+        check_info(pos, parsing._parse_info(pos, line, dialect, "fuzz"))
     except engine.EngineError as exc:
         check_error(exc)
     try:
-        result = engine._parse_bestmove(pos, line, dialect)
+        result = parsing._parse_bestmove(pos, line, dialect)
     except engine.EngineError as exc:
         check_error(exc)
         assert tokens[:1] == ["bestmove"], f"EngineError from a non-bestmove line {line!r:.80}"
@@ -167,7 +170,7 @@ def read_line(pos: Position, line: str, dialect: engine.Dialect) -> None:
             assert result.move is None, line
     if tokens[:1] == ["option"]:
         wire = engine.Dialect.UCCI if dialect is engine.Dialect.UCCI else engine.Dialect.UCI
-        option = engine._parse_option(tokens, wire)
+        option = parsing._parse_option(tokens, wire)
         if option is not None:
             assert option.name and option.type, option
             assert option.min is None or type(option.min) is int
@@ -180,7 +183,7 @@ def read_line(pos: Position, line: str, dialect: engine.Dialect) -> None:
                 check_error(exc)
             else:
                 assert isinstance(text, str) and "\n" not in text, text
-    ident = engine._parse_id(tokens)
+    ident = parsing._parse_id(tokens)
     if ident is not None:
         assert tokens[0] == "id" and ident[0] == tokens[1], ident
 

@@ -294,7 +294,7 @@ def test_bad_search_arguments_change_nothing() -> None:
             engine.play("start", Limit(depth=1))  # type: ignore[arg-type]
         with pytest.raises(TypeError, match="expected a Limit"):
             engine.play(pos, 3)  # type: ignore[arg-type]
-        with pytest.raises(ValueError, match="multipv must be a positive int, got 0"):
+        with pytest.raises(ValueError, match="multipv must be at least 1, got 0"):
             engine.analyse(pos, Limit(depth=1), multipv=0)
         with pytest.raises(ValueError, match="root move a0a5 is not legal"):
             engine.play(pos, Limit(depth=1), root_moves=[Move.from_iccs("a0a5")])

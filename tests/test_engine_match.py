@@ -31,7 +31,6 @@ from xiangqi import Move, Position, Rules, Termination
 from xiangqi.__main__ import main
 from xiangqi.engine import EngineError, Limit
 from xiangqi.match import (
-    _LIMIT_HAS_CLOCKS,
     Adjudication,
     EngineSpec,
     Opening,
@@ -42,10 +41,10 @@ from xiangqi.match import (
     parse_tc,
     run_match,
 )
+from xiangqi.match.stats import SPRT
 from xiangqi.notation import iccs
 from xiangqi.pgn import read_games
 from xiangqi.pieces import Color
-from xiangqi.stats import SPRT
 
 FAKE = Path(__file__).parent / "engines" / "fake_engine.py"
 MATCH_ENGINE = Path(__file__).parent / "engines" / "match_engine.py"
@@ -173,13 +172,9 @@ def test_make_limit_passes_the_clocks() -> None:
     tc = TimeControl.parse("40/10+0.1 depth=20")
     limit = make_limit(tc, Color.BLACK, [8.0, 6.0], [0.1, 0.1], 2)
     assert limit.depth == 20
-    if _LIMIT_HAS_CLOCKS:  # the engine client sends wtime/btime/winc/binc/movestogo
-        fields = vars(limit) if hasattr(limit, "__dict__") else {}
-        fields = fields or {f: getattr(limit, f) for f in limit.__dataclass_fields__}
-        assert fields["red_clock"] == 8.0 and fields["black_clock"] == 6.0
-        assert fields["black_inc"] == 0.1 and fields["remaining_moves"] == 2
-    else:  # until then: Black's clock over its 2 moves left, plus 3/4 of the increment
-        assert limit.time == pytest.approx(6.0 / 2 + 0.075)
+    # the engine client sends them as wtime/btime/winc/binc/movestogo
+    assert limit.red_clock == 8.0 and limit.black_clock == 6.0
+    assert limit.black_inc == 0.1 and limit.remaining_moves == 2
     assert make_limit(TimeControl(depth=3), Color.RED, [None, None], [0, 0], None) == Limit(depth=3)
 
 
@@ -370,17 +365,10 @@ def test_the_runner_keeps_the_clock_and_refills_it_each_period(tmp_path: Path) -
     lines = log.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 3  # Red's three moves
     words = [line.split() for line in lines]
-    if _LIMIT_HAS_CLOCKS:
-        clock = [int(w[w.index("wtime") + 1]) for w in words]
-        togo = [int(w[w.index("movestogo") + 1]) for w in words]
-        assert clock[0] == 1000 and togo == [2, 1, 2]
-        assert clock[1] < 1000 < clock[2]  # spent, then refilled after the period's 2 moves
-    else:
-        budget = [int(w[w.index("movetime") + 1]) for w in words]
-        # 1 s over 2 moves; then 0.8 of what is left for the last move of the period; then
-        # the refilled clock (close to 2 s) over 2 moves.
-        assert budget[0] == 500
-        assert budget[1] < 800 < budget[2]
+    clock = [int(w[w.index("wtime") + 1]) for w in words]
+    togo = [int(w[w.index("movestogo") + 1]) for w in words]
+    assert clock[0] == 1000 and togo == [2, 1, 2]
+    assert clock[1] < 1000 < clock[2]  # spent, then refilled after the period's 2 moves
 
 
 def test_an_engine_runs_in_its_working_directory(tmp_path: Path) -> None:
@@ -528,9 +516,11 @@ def test_ctrl_c_on_the_command_line_exits_130_with_the_games_written(tmp_path: P
         argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     try:
+        # The PGN is written beside games.pgn (.games.pgn.*.part) until the match ends.
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (
-            not pgn.exists() or "[Round" not in pgn.read_text(encoding="utf-8")
+        while time.monotonic() < deadline and not any(
+            "[Round" in part.read_text(encoding="utf-8")
+            for part in tmp_path.glob(".games.pgn.*.part")
         ):
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
@@ -548,6 +538,7 @@ def test_ctrl_c_on_the_command_line_exits_130_with_the_games_written(tmp_path: P
     data = json.loads(results.read_text(encoding="utf-8"))
     assert data["totals"]["stopped"] == "interrupted"
     assert data["totals"]["games"] == len(games)
+    assert not list(tmp_path.glob(".*.part"))  # moved over their targets
 
 
 def test_sprt_stops_a_huge_match_without_allocating_per_game(

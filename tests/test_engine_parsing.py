@@ -27,11 +27,9 @@ from xiangqi.engine import (
     EngineOptionError,
     Mate,
     Option,
-    _parse_bestmove,
-    _parse_info,
-    _parse_option,
-    _tokens,
 )
+from xiangqi.engine.parsing import _parse_bestmove, _parse_info, _parse_option
+from xiangqi.engine.values import _tokens
 
 FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
 START = Position()

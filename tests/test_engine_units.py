@@ -42,19 +42,28 @@ def test_pov_score_matches_python_chess() -> None:
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "message"),
+    ("kwargs", "error", "message"),
     [
-        ({"depth": 0}, "Limit.depth must be a positive int, got 0"),
-        ({"depth": True}, "Limit.depth must be a positive int, got True"),
-        ({"nodes": 2.5}, "Limit.nodes must be a positive int"),
-        ({"time": -1}, "Limit.time must be a positive number"),
-        ({"time": float("nan")}, "Limit.time must be a positive number"),
-        ({"time": "1"}, "Limit.time must be a positive number"),
+        ({"depth": 0}, ValueError, "Limit.depth must be at least 1, got 0"),
+        ({"depth": True}, TypeError, "Limit.depth must be an int, got bool: True"),
+        ({"nodes": 2.5}, TypeError, "Limit.nodes must be an int, got float"),
+        ({"time": -1}, ValueError, "Limit.time must be at least 0"),
+        ({"time": 0}, ValueError, "Limit.time must be more than 0 seconds"),
+        ({"time": float("nan")}, ValueError, "Limit.time must be a finite number"),
+        ({"time": 10**400}, ValueError, "Limit.time is too large"),
+        ({"time": "1"}, TypeError, "Limit.time must be a number"),
+        ({"red_clock": -0.5}, ValueError, "Limit.red_clock must be at least 0"),
     ],
 )
-def test_limit_rejects(kwargs: dict[str, object], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+def test_limit_rejects(kwargs: dict[str, object], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
         Limit(**kwargs)  # type: ignore[arg-type]
+
+
+def test_limit_takes_any_index_type_as_a_plain_int() -> None:
+    numpy = pytest.importorskip("numpy")
+    limit = Limit(depth=numpy.int64(3))
+    assert limit == Limit(depth=3) and type(limit.depth) is int
 
 
 def test_limit_empty() -> None:

@@ -32,7 +32,6 @@ ABOVE_POSITION = {
     "ecco",
     "engine",
     "match",
-    "stats",
     "book",
 }
 

@@ -1,4 +1,4 @@
-"""Match statistics (xiangqi.stats) against values computed independently.
+"""Match statistics (xiangqi.match.stats) against values computed independently.
 
 Sources of the expected values:
 
@@ -25,7 +25,8 @@ from statistics import NormalDist
 
 import pytest
 
-from xiangqi.stats import NELO_PER_T, SPRT, Tally, elo_from_score, llr, los, score_from_elo
+from xiangqi.errors import XiangqiError
+from xiangqi.match.stats import NELO_PER_T, SPRT, Tally, elo_from_score, llr, los, score_from_elo
 
 # (counts, elo0, elo1, LLR logistic, LLR normalized), from SLSQP (see the module docstring).
 LLR_VECTORS = [
@@ -236,3 +237,23 @@ def test_sprt_error_rates_by_simulation_normalized() -> None:
     at_h1 = _decisions(sprt, 100, 1000, seed=4)
     assert 0.025 < at_h0["H1"] / 1000 < 0.13, at_h0
     assert 0.025 < at_h1["H0"] / 1000 < 0.13, at_h1
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"elo0": 0, "elo1": 5000},  # normalized: no law on 0..1 has that t-value
+        {"elo0": -1e6, "elo1": 5, "model": "logistic"},  # 10 ** 2500 overflows
+        {"elo0": 0, "elo1": 400},
+    ],
+)
+def test_sprt_refuses_bounds_it_cannot_compute(kwargs: dict[str, object]) -> None:
+    with pytest.raises(XiangqiError, match="cannot be computed"):
+        SPRT(**kwargs)  # type: ignore[arg-type]
+
+
+def test_sprt_takes_wide_bounds_it_can_compute() -> None:
+    # The logistic model still fits 5000 Elo (an expected score of 1 - 3e-13).
+    sprt = SPRT(elo0=0, elo1=5000, model="logistic")
+    assert math.isfinite(sprt.llr([3, 10, 40, 10, 3]))
+    assert math.isfinite(SPRT(elo0=-200, elo1=200).llr([3, 10, 40, 10, 3]))

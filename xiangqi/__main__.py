@@ -12,6 +12,7 @@ opening book from game records and ``book probe FILE [FEN]`` lists a position's 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import TYPE_CHECKING, NoReturn
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from .engine import PovScore
     from .move import Move
     from .pgn import Game
+
+#: The match options --resume reads from the results file instead (given: refused).
+_MATCH_SETTINGS = ("engine", "each", "games", "rounds", "tc", "openings", "sprt", "seed")
 
 #: Deepest perft the command line runs. perft(8) from the start is about 5 * 10**12
 #: leaves, a day of counting; a larger depth is a typo, not a job.
@@ -99,43 +103,124 @@ def _analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-def _match(args: argparse.Namespace) -> int:
-    from .match import run_match
+def _kept_games(path: str, finished: list[dict[str, object]]) -> list[str]:
+    """The games of the PGN being resumed that belong to the finished rounds (a round cut
+    short by the interrupt is played again, both games), as PGN text."""
+    from .pgn import read_games
 
-    pgn = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115
-    results = open(args.results, "w", encoding="utf-8") if args.results else None  # noqa: SIM115
+    rounds = {str(record["round"]) for record in finished}
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as handle:
+        return [g.to_pgn() + "\n" for g in read_games(handle) if g.tags.get("Round") in rounds]
+
+
+def _played(path: str, finished: list[dict[str, object]]) -> bool:
+    """Does the results file written at path count more games than the resumed ones?"""
+    import json
+
     try:
-        result = run_match(
-            args.engine,
-            args.games,
-            rounds=args.rounds,
-            each=" ".join(args.each),
-            tc=args.tc,
-            openings=args.openings,
-            opening_plies=args.opening_plies,
-            opening_format=args.opening_format,
-            opening_order=args.opening_order,
-            seed=args.seed,
-            concurrency=args.concurrency,
-            max_plies=args.max_plies or None,
-            draw=args.draw,
-            resign=args.resign,
-            rules=args.rules,
-            time_margin=args.time_margin,
-            sprt=args.sprt,
-            pgn_out=pgn,
-            results_out=results,
+        with open(path, encoding="utf-8") as handle:
+            return int(json.load(handle)["totals"]["games"]) > len(finished)
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def _match(args: argparse.Namespace) -> int:
+    """Every setting is checked and every output checked against the inputs before any engine
+    starts or any file is opened for writing; outputs are written beside their targets and
+    moved over them once the match has a result (see xiangqi.match.output)."""
+    import json
+
+    from .match import MatchPlan, prepare_match
+    from .match.output import ReplacingFile, check_outputs
+    from .match.runner import complete_rounds
+
+    finished: list[dict[str, object]] = []
+    results_path, pgn_path = args.results, args.pgn
+    inputs: list[str] = []
+    try:
+        if args.resume is not None:
+            with open(args.resume, encoding="utf-8") as handle:
+                try:
+                    old = json.load(handle)
+                    settings = old["settings"]
+                    records = old["games"]
+                except (ValueError, KeyError, TypeError):
+                    raise XiangqiError(
+                        f"--resume {args.resume!r} is not a results file of xiangqi match"
+                    ) from None
+            plan = MatchPlan.from_settings(settings)
+            finished = complete_rounds(records)
+            results_path = results_path or args.resume
+            pgn_path = pgn_path or old.get("pgn")
+        else:
+            plan = prepare_match(
+                args.engine,
+                args.games,
+                rounds=args.rounds,
+                each=" ".join(args.each),
+                tc=args.tc,
+                openings=args.openings,
+                opening_plies=args.opening_plies,
+                opening_format=args.opening_format,
+                opening_order=args.opening_order,
+                seed=args.seed,
+                concurrency=args.concurrency,
+                max_plies=args.max_plies or None,
+                draw=args.draw,
+                resign=args.resign,
+                rules=args.rules,
+                time_margin=args.time_margin,
+                sprt=args.sprt,
+                event=args.event,
+            )
+        inputs = plan.inputs()
+        check_outputs({"--pgn": pgn_path}, [*inputs, *([args.resume] if args.resume else [])])
+        check_outputs({"--pgn": pgn_path, "--results": results_path}, inputs)
+    except (ValueError, TypeError) as exc:  # a setting: XiangqiError and the checks' errors
+        print(f"xiangqi: error: {exc}", file=sys.stderr)
+        return 2
+    old_games = _kept_games(pgn_path, finished) if args.resume and pgn_path else []
+    outputs: list[ReplacingFile] = []
+    try:
+        pgn = ReplacingFile(pgn_path) if pgn_path else None
+        outputs += [pgn] if pgn else []
+        results = ReplacingFile(results_path) if results_path else None
+        outputs += [results] if results else []
+    except BaseException:
+        for output in outputs:
+            output.discard()
+        raise
+    if pgn is not None:
+        for game in old_games:
+            pgn.handle.write(game)
+    produced = False
+    try:
+        result = plan.run(
+            None if pgn is None else pgn.handle,
+            None if results is None else results.handle,
             progress=sys.stderr,
-            event=args.event,
             keep_games=False,
+            finished=finished,
+            **({"pgn": os.path.abspath(pgn_path)} if pgn_path else {}),
         )
+        produced = True
     except KeyboardInterrupt:
+        produced = True
         print("xiangqi: interrupted; finished games and results are written", file=sys.stderr)
         return 130
+    except BaseException:
+        # An error after games were played still writes them; one before leaves the files.
+        produced = bool(old_games) or (pgn is not None and os.path.getsize(pgn.temporary) > 0)
+        produced = produced or (results is not None and _played(results.temporary, finished))
+        raise
     finally:
-        for handle in (pgn, results):
-            if handle is not None:
-                handle.close()
+        for output in outputs:
+            if produced:
+                output.commit()
+            else:
+                output.discard()
     print(result.summary())
     if result.stopped in ("H0", "H1"):
         print(f"SPRT ({result.sprt}): {result.stopped} accepted, LLR {result.llr:.2f}")
@@ -336,7 +421,6 @@ def main(argv: list[str] | None = None) -> int:
     match.add_argument(
         "--engine",
         action="append",
-        required=True,
         help="engine settings, twice: \"name=N cmd=PATH 'option.Skill Level=0' tc=10+0.1\" "
         '(or a command line, "ucci:" for UCCI)',
     )
@@ -366,9 +450,17 @@ def main(argv: list[str] | None = None) -> int:
         "--time-margin", type=_seconds, default=0.1, help="seconds over the clock (0.1)"
     )
     match.add_argument("--sprt", help='"elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic]"')
-    match.add_argument("--pgn", help="write the games to this PGN file")
-    match.add_argument("--results", help="write the results to this JSON file")
+    match.add_argument(
+        "--pgn", help="write the games to this PGN file (replaced once the match has a result)"
+    )
+    match.add_argument("--results", help="write the results to this JSON file (replaced likewise)")
     match.add_argument("--event", default="xiangqi match", help="the PGN Event tag")
+    match.add_argument(
+        "--resume",
+        metavar="RESULTS",
+        help="continue the interrupted match whose results file this is (its settings, "
+        "openings and finished rounds; the results are written back to it)",
+    )
     convert = sub.add_parser(
         "convert",
         help="convert game records between formats",
@@ -424,7 +516,11 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.command == "perft" and not 0 <= args.depth <= MAX_CLI_DEPTH:
         parser.error(f"depth must be in 0..{MAX_CLI_DEPTH}, got {args.depth}")
-    if args.command == "match" and len(args.engine) != 2:
+    if args.command == "match" and args.resume is not None:
+        given = [f"--{k.replace('_', '-')}" for k in _MATCH_SETTINGS if getattr(args, k)]
+        if given:
+            match.error(f"--resume takes the match's settings from its results file: {given[0]}")
+    elif args.command == "match" and len(args.engine or ()) != 2:
         match.error("match needs --engine exactly twice")
     errors: tuple[type[Exception], ...] = (XiangqiError, OSError)
     # perft and convert keep start-up free of asyncio and the engine client

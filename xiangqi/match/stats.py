@@ -36,7 +36,8 @@ import math
 import shlex
 from collections.abc import Sequence
 
-from .errors import XiangqiError
+from .._checks import check_real
+from ..errors import XiangqiError
 
 __all__ = [
     "NELO_PER_T",
@@ -76,8 +77,7 @@ def _check_counts(counts: Sequence[int | float]) -> list[float]:
     if len(counts) not in (3, 5):
         raise XiangqiError(f"expected 3 (L, D, W) or 5 (pentanomial) counts, got {counts!r}")
     for count in counts:
-        if isinstance(count, bool) or not isinstance(count, (int, float)) or not count >= 0:
-            raise XiangqiError(f"counts must be numbers >= 0, got {counts!r}")
+        check_real("each count", count, 0)
     return [float(c) if c > 0 else _EPSILON for c in counts]
 
 
@@ -235,11 +235,7 @@ class SPRT:
 
     def __post_init__(self) -> None:
         for name in ("elo0", "elo1", "alpha", "beta"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"SPRT {name} must be a number, got {value!r}")
-            if not math.isfinite(value):
-                raise XiangqiError(f"SPRT {name} must be finite, got {value!r}")
+            check_real(f"SPRT {name}", getattr(self, name))
         if not self.elo0 < self.elo1:
             raise XiangqiError(f"SPRT needs elo0 < elo1, got {self.elo0!r} and {self.elo1!r}")
         for name in ("alpha", "beta"):
@@ -247,6 +243,28 @@ class SPRT:
                 raise XiangqiError(f"SPRT {name} must be in (0, 0.5), got {getattr(self, name)!r}")
         if self.model not in ("normalized", "logistic"):
             raise XiangqiError(f"SPRT model must be 'normalized' or 'logistic', got {self.model!r}")
+        # Bounds the model cannot compute fail here, not mid-match: the LLR of L/D/W and of
+        # pentanomial counts. The maximum-likelihood fit starts from the uniform law whatever
+        # the counts, so whether it converges depends on the bounds only (measured: the
+        # normalized model fails beyond about 340 nElo for L/D/W and 231 for pairs).
+        for counts in ((1, 1, 1), (1, 1, 1, 1, 1)):
+            try:
+                value = llr(counts, self.elo0, self.elo1, self.model)
+            except (ArithmeticError, ValueError) as exc:
+                why = (
+                    "a score that far from 1/2 overflows"
+                    if isinstance(exc, ArithmeticError)
+                    else exc
+                )
+                raise XiangqiError(
+                    f"SPRT bounds elo0={self.elo0:g} elo1={self.elo1:g} cannot be computed "
+                    f"with the {self.model} model ({why}); choose bounds nearer 0"
+                ) from None
+            if not math.isfinite(value):
+                raise XiangqiError(
+                    f"SPRT bounds elo0={self.elo0:g} elo1={self.elo1:g} give no finite "
+                    f"log-likelihood ratio with the {self.model} model; choose bounds nearer 0"
+                )
 
     @classmethod
     def parse(cls, text: str) -> SPRT:
