@@ -11,6 +11,7 @@ the tests' own data, and put on the page as MyST substitutions).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -110,7 +111,15 @@ def _rule_figures() -> dict[str, str]:
         cn.loser(cn.play_to_third_occurrence(c), xiangqi.Rules.ASIAN) == c.verdict for c in cycles
     )
     wxf_agree = sum(_passes(wxf.test_wxf_diagram, *case) for case in wxf.WXF_CASES)
+    depths = {
+        int(m[1])
+        for room in sorted((ROOT / "xiangqi" / "core").glob("*.pxd"))
+        for m in re.finditer(r"^\s*\w*MATE_DEPTH\s*=\s*(\d+)", room.read_text(), re.M)
+    }
+    if len(depths) != 1:
+        raise RuntimeError(f"expected one MATE_DEPTH constant in xiangqi/core/*.pxd, got {depths}")
     return {
+        "mate_depth": str(depths.pop()),
         "cxa_cycles": str(len(cycles)),
         "cxa_cases": str(len(cn.CASES)),
         "cxa_chinese_agree": str(chinese),
