@@ -46,9 +46,10 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": False}
 
-doctest_global_setup = """
+doctest_global_setup = f"""
 import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.chdir({str(ROOT)!r})  # the examples name files by their paths in a checkout
 import xiangqi
 from xiangqi import Move, Position, RED, BLACK
 """
