@@ -20,7 +20,9 @@ ours is faster.
 - RL: ``VectorEnv(1024)`` steps with ``sample_legal`` against OpenSpiel's xiangqi with its
   observation tensor (benchmarks/rl_rates.py's loops), when OpenSpiel is installed.
 
-The README quotes a few of the figures; tests/test_readme.py checks that they are on the page.
+The README quotes two of the figures between ``<!-- perf:NAME -->`` markers; this script
+rewrites them there too (``--no-readme`` leaves the README alone), and tests/test_readme.py
+checks that they are the page's.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import platform  # noqa: E402
+import re  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -277,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     parser.add_argument("--budget", type=float, default=0.3, help="seconds per measurement")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "performance.md")
+    parser.add_argument("--no-readme", action="store_true", help="leave README.md's figures")
     args = parser.parse_args(argv)
     command = "python benchmarks/performance_page.py" + "".join(
         f" {a}" for a in (argv if argv is not None else sys.argv[1:])
@@ -349,6 +353,17 @@ benchmarks/rl_rates.py's loops, interleaved, median of {args.rounds} (one thread
 """
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(page, encoding="utf-8")
+    if not args.no_readme:
+        readme = REPO / "README.md"
+        figures = {"perft": perft[0][3]}
+        if not isinstance(rl_rows, str):
+            figures["rl"] = rl_rows[0][2]
+        text = readme.read_text(encoding="utf-8")
+        for name, value in figures.items():
+            text = re.sub(
+                rf"(<!-- perf:{name} -->).*?(<!-- /perf -->)", rf"\g<1>{value}\g<2>", text
+            )
+        readme.write_text(text, encoding="utf-8")
     print(page)
     print(f"wrote {args.out} in {took:.0f} s")
     return 0
