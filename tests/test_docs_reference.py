@@ -136,3 +136,13 @@ def test_the_tests_the_game_end_page_names_exist() -> None:
         assert f"def {test}(" in source, f"{path}::{test}"
     for path in re.findall(r"`(test_\w+\.py)`", text):
         assert (ROOT / "tests" / path).exists(), path
+
+
+def test_the_core_functions_the_game_end_page_names_exist() -> None:
+    text = (DOCS / "game-end.md").read_text(encoding="utf-8")
+    rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| ")]
+    named = {f for row in rows if len(row) == 5 for f in re.findall(r"`(\w+)`", row[3])}
+    assert len(named) >= 15
+    core = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "xiangqi" / "core").glob("*.pxd"))
+    defined = set(re.findall(r"^cdef inline [\w ]+?\**\s*(\w+)\(", core, re.M))
+    assert sorted(named - defined) == []
