@@ -7,6 +7,7 @@ coordinates of the UCI wire (Pikafish's "h2e2": files a..i, ranks 0..9 from Red'
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -37,16 +38,16 @@ def test_position_san_push_san_and_parse_san_agree_with_fairy_stockfish() -> Non
             legal = list(pos.legal_moves)
             if not legal or pos.is_game_over():
                 break
-            move = rng.choice(legal)
-            (text,) = pyffish.get_san_moves("xiangqi", START, [ranks1(m) for m in played + [move]])[
-                -1:
-            ]
+            played.append(rng.choice(legal))
+            pos.push(played[-1])
+        texts = pyffish.get_san_moves("xiangqi", START, [ranks1(m) for m in played])
+        pos = Position()
+        for move, text in zip(played, texts):
             assert pos.san(move) == text, (pos.fen(), move)
             assert pos.parse_san(text) == move
             fen = pos.fen()
             assert pos.push_san(text) == move
             assert pos.move_stack[-1] == move and pos.fen() != fen
-            played.append(move)
             checked += 1
     assert checked > 1000
 
@@ -77,7 +78,9 @@ def test_move_uci_is_the_wire_coordinates() -> None:
             Move.from_uci(bad)
 
 
-def test_importing_xiangqi_rl_registers_the_gymnasium_id_without_the_env_module() -> None:
+def test_importing_xiangqi_rl_registers_the_gymnasium_id_without_the_env_module(
+    tmp_path: Path,
+) -> None:
     code = (
         "import sys, xiangqi.rl, gymnasium\n"
         "assert 'xiangqi.rl.gym_env' not in sys.modules\n"
@@ -85,8 +88,16 @@ def test_importing_xiangqi_rl_registers_the_gymnasium_id_without_the_env_module(
         "obs, info = env.reset(seed=1)\n"
         "print(type(env.unwrapped).__name__, obs.shape, info['action_mask'].sum())\n"
     )
+    # a fresh interpreter, outside any source tree, importing the xiangqi these tests import
+    here = str(Path(xiangqi.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])}
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+        env=env,
     ).stdout
     assert out.split() == ["GymEnv", "(16,", "10,", "9)", "44"]  # 44: the start's legal moves
 
