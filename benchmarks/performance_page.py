@@ -355,7 +355,10 @@ benchmarks/rl_rates.py's loops, interleaved, median of {args.rounds} (one thread
     args.out.write_text(page, encoding="utf-8")
     if not args.no_readme:
         readme = REPO / "README.md"
-        figures = {"perft": perft[0][3]}
+        legal = next(row for row in peer_rows if row[0].startswith("legal moves, 8"))
+        figures = {}
+        if "ours / pyffish" in header:
+            figures["legal"] = legal[header.index("ours / pyffish")]
         if not isinstance(rl_rows, str):
             figures["rl"] = rl_rows[0][2]
         text = readme.read_text(encoding="utf-8")
