@@ -40,7 +40,8 @@ tar -tzf "$sdist" | sed 's|^[^/]*/||' | sort >"$work/sdist.txt"
 for f in LICENSE NOTICE README.md pyproject.toml setup.py MANIFEST.in \
     xiangqi/_core.pyx xiangqi/_core.pxd xiangqi/_rl.pxi xiangqi/_core.pyi xiangqi/py.typed \
     xiangqi/core/tables.pxd tests/conftest.py tests/data/perft.txt examples/uva10196.py \
-    benchmarks/callgrind_counts.sh scripts/run_installed_tests.py; do
+    benchmarks/callgrind_counts.sh scripts/run_installed_tests.py \
+    docs/conf.py docs/index.md docs/performance.md examples/openings.pgn; do
     grep -qx "$f" "$work/sdist.txt" || { echo "sdist lacks $f" >&2; exit 1; }
 done
 if grep -E '\.(c|so|pyd|html)$' "$work/sdist.txt"; then

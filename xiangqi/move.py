@@ -76,6 +76,25 @@ class Move:
             return "0000"
         return SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
 
+    @classmethod
+    def from_uci(cls, text: str) -> Move:
+        """Parse UCI coordinate text, python-chess's ``Move.from_uci``: the same as from_iccs.
+
+        UCI xiangqi engines (Pikafish) write moves as ICCS squares with ranks 0..9, so
+        ``Move.from_uci("h2e2") == Move.from_iccs("h2e2")``; "0000" is the null move.
+        Raises InvalidMoveError as from_iccs does.
+        """
+        return cls.from_iccs(text)
+
+    def uci(self) -> str:
+        """UCI coordinate text, python-chess's ``Move.uci()``: the ICCS text, e.g. "h2e2".
+
+        Written by the one ICCS writer, ``xiangqi.notation.iccs(move)``.
+        """
+        from .notation import iccs
+
+        return iccs(self)
+
     def __str__(self) -> str:
         return self.iccs()
 

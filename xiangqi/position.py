@@ -406,6 +406,33 @@ class Position(_core.PositionBase):
         self.push(move)
         return move
 
+    def push_san(self, text: str) -> Move:
+        """Parse SAN text ("Che3"), play it, and return the Move, as python-chess's push_san.
+
+        The one SAN reader is xiangqi.notation.parse_san; see Position.parse_san.
+        """
+        move = self.parse_san(text)
+        self.push(move)
+        return move
+
+    def parse_san(self, text: str) -> Move:
+        """The legal move that SAN text names here ("Che3", "Hg8", "Rxa10+").
+
+        SAN as Fairy-Stockfish, Cutechess and XBoard-style GUIs write xiangqi (ranks 1..10, or
+        XBoard's 0..9); the one SAN reader is xiangqi.notation.parse_san. Raises
+        InvalidMoveError for malformed text, IllegalMoveError when no legal move (or more than
+        one) fits it.
+        """
+        from .notation import parse_san
+
+        return parse_san(self, text)
+
+    def san(self, move: Move) -> str:
+        """SAN text of a legal move here, e.g. "Che3" (the one writer: xiangqi.notation.san)."""
+        from .notation import san
+
+        return san(self, move)
+
     def parse_iccs(self, text: str) -> Move:
         """The legal move that ICCS text names here: "h2e2" or dashed "H2-E2" (either case).
 

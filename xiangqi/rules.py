@@ -95,8 +95,9 @@ The Chinese Xiangqi Association's competition rules (《中国象棋竞赛规则
 book: ``tests/data/chinese_rules/README.md``). Rules 1 and 2 are as above; then:
 
 3. **Repetition**, at the same occurrences and over the same span. Each move of the span
-   is a check (将), a mate threat (杀: with the mover to move again, a mate by checks
-   within two of its moves), a chase (捉: with the mover to move again it newly wins
+   is a check (将), a mate threat (杀: with the mover to move again, a mate by a series of
+   checks; how deep it is searched is stated in ``xiangqi/core/`` and on the docs' game-end
+   page), a chase (捉: with the mover to move again it newly wins
    material, by a capture of a piece other than the king by a piece other than the king
    or a pawn, worth more than a legal recapture takes back, or by a check after which
    every reply leaves such a gain), or idle (闲: everything else, exchange offers,
@@ -111,13 +112,14 @@ book: ``tests/data/chinese_rules/README.md``). Rules 1 and 2 are as above; then:
 Simplified: exchanges are judged one recapture deep (under-protected 少根 targets and
 joint attacks on a protected piece are no chases); quiet mate threats and longer check
 series are not found; the defensive key point, the pawn's attacks in mutual perpetual
-attacks and forbidden sequences that never repeat three times are not modelled. The
-book's 78 illustrated cycles are in ``tests/test_chinese_rule_cases.py`` (53 ruled as
-the book rules them).
+attacks and forbidden sequences that never repeat three times are not modelled.
 
-Known differences from Fairy-Stockfish are pinned as named tests in
-``tests/test_rules.py``; the WXF rule book's worked diagrams (164 cases) are in
-``tests/test_rules_wxf.py``.
+Each rule with its article in each rule book, the code that applies it and the test that
+checks it, and how many of each book's illustrated cases the library rules as the book
+does (counted from the tests' data when the docs are built: nothing is typed here): the
+docs' game-end page, docs/game-end.md. The book cases are in
+``tests/test_chinese_rule_cases.py`` and ``tests/test_rules_wxf.py``; known differences
+from Fairy-Stockfish are pinned as named tests in ``tests/test_rules.py``.
 """
 
 from __future__ import annotations

@@ -27,8 +27,8 @@ game's last observation and ``{"action_mask": ...}``, as Gymnasium's SyncVectorE
 mode writes them. NEXT_STEP would need a step that leaves some games alone, which the core
 does not have; SAME_STEP also gives the loop CleanRL's scripts were written for.
 
-Importing this module registers ``xiangqi/Xiangqi-v0`` with Gymnasium (``ENV_ID``), so
-``gymnasium.make("xiangqi.rl.gym_env:xiangqi/Xiangqi-v0")`` makes a GymEnv and
+``import xiangqi.rl`` registers ``xiangqi/Xiangqi-v0`` with Gymnasium (``ENV_ID``, by
+``xiangqi.rl.register_envs``), so ``gymnasium.make("xiangqi/Xiangqi-v0")`` makes a GymEnv and
 ``gymnasium.make_vec(..., num_envs=n, vectorization_mode="vector_entry_point")`` a
 GymVectorEnv; keyword arguments go to their constructors.
 
@@ -37,7 +37,7 @@ Needs the ``rl`` extra (Gymnasium).
 
 from __future__ import annotations
 
-from typing import Any, Final, SupportsFloat
+from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -50,6 +50,7 @@ from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
 from ..rules import Rules, check_rules
+from . import ENV_ID, register_envs
 from .actions import NUM_ACTIONS, action_to_move
 from .planes import BASE_PLANES, _check_env_args, encode_batch, legal_mask_batch
 from .vector import VectorEnv
@@ -237,14 +238,6 @@ class GymEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         return self.position.unicode()
 
 
-#: The id this module registers with Gymnasium.
-ENV_ID: Final = "xiangqi/Xiangqi-v0"
-
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(
-        id=ENV_ID,
-        entry_point=f"{__name__}:GymEnv",
-        vector_entry_point=f"{__name__}:GymVectorEnv",
-    )
+register_envs()  # importing this module directly registers the id too
 
 __all__ = ["ENV_ID", "GymEnv", "GymVectorEnv"]
