@@ -927,3 +927,4 @@ def book_tables():
 # -- the RL boundary: batch encoders, legal-action masks, VectorEnv's C state -------------------
 
 include "_rl.pxi"
+include "_mate.pxi"
