@@ -13,11 +13,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
+from .errors import (
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    SearchLimitReached,
+    XiangqiError,
+)
 from .fen import START_FEN, Status
 from .move import Move
 from .pieces import BLACK, RED, Color, Piece, PieceType
 from .position import Position, generate_legal, legal_moves_batch, perft
+from .puzzles import find_mates
 from .rules import Outcome, Rules, Termination
 from .squares import (
     SQUARE_NAMES,
@@ -68,8 +75,10 @@ __all__ = [
     "Piece",
     "PieceType",
     "Position",
+    "SearchLimitReached",
     "XiangqiError",
     "__version__",
+    "find_mates",
     "generate_legal",
     "legal_moves_batch",
     "open_games",
