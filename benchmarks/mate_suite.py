@@ -94,6 +94,9 @@ class Fairy:
     def close(self) -> None:
         self.send("quit")
         self.proc.wait(timeout=10)
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                pipe.close()
 
 
 def main() -> int:
