@@ -38,8 +38,17 @@ def download_cases() -> list[dict[str, object]]:
     """The cases of the xiangqibench 0.1.1 wheel, fetched with pip from PyPI."""
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "xiangqibench==0.1.1",
-             "-d", tmp],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "-q",
+                "xiangqibench==0.1.1",
+                "-d",
+                tmp,
+            ],
             check=True,
         )
         wheel = next(Path(tmp).glob("xiangqibench-0.1.1-*.whl"))
@@ -105,9 +114,11 @@ def main() -> int:
     parser.add_argument("--fairy", help="also run this Fairy-Stockfish's `go mate N`")
     parser.add_argument("--checks-only", action="store_true", help="the attacker only checks")
     args = parser.parse_args()
-    cases = download_cases() if args.download else [
-        json.loads(line) for line in CASES.read_text().splitlines() if line.strip()
-    ]
+    cases = (
+        download_cases()
+        if args.download
+        else [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
+    )
     fairy = Fairy(args.fairy) if args.fairy else None
     header = f"{'case':32} {'plies':>5} {'found':>5} {'nodes':>10} {'seconds':>8}"
     print(header + (f" {'fsf mate':>8} {'fsf s':>8}" if fairy else ""))

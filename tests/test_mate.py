@@ -38,9 +38,7 @@ MATE_IN_TWO = "3k5/8P/9/7R1/9/4H4/9/9/6p2/4KA3 w - - 0 1"
 NO_MATE = "3aka3/9/9/9/9/4P4/9/9/9/3K5 w - - 0 1"
 #: xiangqibench cases with a Black pawn on its own back rank (compositions).
 PAWN_BEHIND = {
-    c["id"]: c
-    for c in CASES
-    if c["id"] in ("xq_jianghu_endgames_327", "xq_jianghu_endgames_084")
+    c["id"]: c for c in CASES if c["id"] in ("xq_jianghu_endgames_327", "xq_jianghu_endgames_084")
 }
 
 

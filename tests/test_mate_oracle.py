@@ -21,7 +21,6 @@ import pytest
 from xiangqi.puzzles import position_of
 
 
-
 def find_fairy() -> str | None:
     """$XIANGQI_TEST_ENGINE if set, else fairy-stockfish on PATH or in /usr/games (as
     tests/test_engine_fairy.py)."""

@@ -336,7 +336,8 @@ class Status(enum.IntFlag):
 
 def placement_status(codes: bytes) -> Status:
     """The Status flags of 90 piece codes that need no rules core: pawns off their
-    points, missing kings and kings facing. (OPPOSITE_CHECK needs the core: Position.status() adds it.)"""
+    points, missing kings and kings facing. (OPPOSITE_CHECK needs the core:
+    Position.status() adds it.)"""
     flags = Status.VALID
     if int.from_bytes(codes.translate(_BIT_OF_CODE), "big") & _PAWN_BITS:
         flags |= Status.PAWN_OFF_POINTS

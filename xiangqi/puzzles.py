@@ -208,7 +208,8 @@ def read_games(source: str | os.PathLike[str]) -> Iterator[Puzzle]:
             if moves and len(moves) % 2 == 1 and not end.has_legal_moves():
                 plies = len(moves)
         title = headers.get("Title") or headers.get("Event") or ""
-        yield Puzzle(fen=fen, solution=moves, plies=plies, source=name, name=title, extra=headers)
+        extra: dict[str, object] = dict(headers)
+        yield Puzzle(fen=fen, solution=moves, plies=plies, source=name, name=title, extra=extra)
 
 
 def read_puzzles(source: str | os.PathLike[str]) -> Iterator[Puzzle]:
