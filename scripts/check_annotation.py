@@ -62,6 +62,15 @@ HOT: dict[str, set[str]] = {
     "cxa": {"cxa_judge", "cxa_outcome_code"},
     "rules": {"outcome_code", "has_legal_move"},
     "zobrist": {"key_after_move"},
+    "mate": {
+        "tt_entry",
+        "tt_store",
+        "repeats",
+        "sort_moves",
+        "solve",
+        "exact_attack",
+        "mate_search",
+    },
     "rl": {
         "judge_end",
         "legal_actions",
