@@ -9,8 +9,10 @@ the composition pawns. Fairy-Stockfish's own `go mate` is in tests/test_mate_ora
 
 from __future__ import annotations
 
+import _thread
 import json
 import pickle
+import threading
 from pathlib import Path
 
 import pyffish
@@ -230,6 +232,17 @@ def test_find_mates_matches_one_at_a_time() -> None:
     assert xiangqi.find_mates([NO_MATE, MATE_IN_TWO], 3, threads=1)[0] is None
 
 
+def test_ctrl_c_stops_the_search() -> None:
+    # The node limit only keeps a broken poll from hanging the test (it would fail instead).
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            Position().find_mate(15, node_limit=10**8)
+    finally:
+        timer.cancel()
+
+
 # -- compositions ------------------------------------------------------------------
 
 
@@ -351,6 +364,25 @@ def test_game_record_collection_reads_the_start_diagram_and_main_line() -> None:
     assert puzzle.fen.startswith("4rk3/3P5/4bP3/")
     assert len(puzzle.solution) == 87 and puzzle.plies is None and puzzle.goal == "mate"
     assert puzzle.name == "七星聚会"
+
+
+def test_xqf_puzzle_file_verifies(tmp_path: Path) -> None:
+    # An XQF file (written by the test encoder from the format's layout) holding a suite
+    # case's start diagram and a mate of its stated length as the main line.
+    from xqf_writer import encode
+
+    from xiangqi.pgn import Game
+
+    case = next(c for c in CASES if c["win_in_plies"] == 7)
+    game = Game(fen=case["fen"])
+    node = game
+    for move in position_of(case["fen"]).find_mate(7) or []:
+        node = node.add_variation(move)
+    path = tmp_path / "puzzle.xqf"
+    path.write_bytes(encode(game))
+    (puzzle,) = read_games(path)
+    assert puzzle.fen.split()[:2] == case["fen"].split()[:2]
+    assert puzzle.plies == 7 and puzzle.goal == "mate in 4" and verify(puzzle)
 
 
 def test_mate_command(capsys: pytest.CaptureFixture[str]) -> None:
