@@ -151,6 +151,26 @@ def test_short_suite_cases_agree_with_pyffish(case: dict) -> None:
     assert pyffish_mates(fen, len(line)) and not pyffish_mates(fen, len(line) - 2)
 
 
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, marks=pytest.mark.slow) if c["win_in_plies"] == 7 else c
+        for c in CASES
+        if c["win_in_plies"] <= 7
+    ],
+    ids=lambda c: c["id"],
+)
+def test_checks_only_agrees_with_pyffish(case: dict) -> None:
+    # The 7-ply cases (5 minutes of pyffish brute force in all) are in the slow volume.
+    # Complete within the restriction: a checking mate exists exactly when pyffish's
+    # brute force over checks finds one, at the stated length and two plies shorter.
+    fen, plies = case["fen"], case["win_in_plies"]
+    pos = position_of(fen)
+    for length in (plies - 2, plies):
+        found = pos.find_mate(length, checks_only=True)
+        assert (found is not None) == pyffish_mates(fen, length, checks_only=True), length
+
+
 def test_no_mate_is_proven() -> None:
     assert Position(NO_MATE).find_mate(9) is None
     assert Position().find_mate(3) is None
