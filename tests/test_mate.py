@@ -296,6 +296,17 @@ def test_a_composition_pawn_on_its_own_half_moves_forward_only() -> None:
     )
 
 
+def test_a_composition_pawn_move_keeps_the_game_going() -> None:
+    # Black's king on d9 has no move (d8: the pawn on c8; e9: the flying general); the
+    # pawn on a9, behind its start rank, has one: a9a8 (pyffish agrees). The game-end
+    # judge (has_legal_move) must see it: no stalemate.
+    fen = "p2k5/2P6/9/9/9/9/9/9/9/4K4 b - - 0 1"
+    pos = Position.from_diagram(fen, composition=True)
+    assert [str(m) for m in pos.legal_moves] == ["a9a8"]
+    assert pyffish.legal_moves("xiangqi", fen, []) == ["a10a9"]
+    assert pos.outcome() is None and not pos.is_stalemate() and not pos.is_game_over()
+
+
 @pytest.mark.parametrize(
     ("fen", "match"),
     [
