@@ -63,6 +63,15 @@ HOT: dict[str, set[str]] = {
     "rules": {"outcome_code", "has_legal_move"},
     "zobrist": {"key_after_move"},
     "eleeye_key": {"eleeye_locks"},
+    "mate": {
+        "tt_entry",
+        "tt_store",
+        "repeats",
+        "sort_moves",
+        "solve",
+        "exact_attack",
+        "mate_search",
+    },
     "rl": {
         "judge_end",
         "legal_actions",

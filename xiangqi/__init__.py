@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from .errors import IllegalMoveError, InvalidFenError, InvalidMoveError, XiangqiError
+from .errors import (
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    SearchLimitReached,
+    XiangqiError,
+)
 from .fen import START_FEN, Status
 from .move import Move
 from .pieces import BLACK, RED, Color, Piece, PieceType
@@ -31,7 +37,10 @@ from .squares import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from .pgn import Game
+    from .puzzles import MateAnswer
 
 __version__ = "0.1.0"
 
@@ -46,6 +55,23 @@ def open_games(source: object, *, format: str | None = None) -> Iterator[Game]:
     from .records import open_games as _open_games
 
     return _open_games(source, format=format)  # type: ignore[arg-type]
+
+
+def find_mates(
+    positions: Iterable[Position | str],
+    max_plies: int,
+    *,
+    checks_only: bool = False,
+    node_limit: int | None = None,
+    threads: int | None = None,
+) -> list[MateAnswer]:
+    """Position.find_mate over many positions on a pool of threads that search without the
+    GIL: see xiangqi.puzzles.find_mates (imported on first use)."""
+    from .puzzles import find_mates as _find_mates
+
+    return _find_mates(
+        positions, max_plies, checks_only=checks_only, node_limit=node_limit, threads=threads
+    )
 
 
 __all__ = [
@@ -68,8 +94,10 @@ __all__ = [
     "Piece",
     "PieceType",
     "Position",
+    "SearchLimitReached",
     "XiangqiError",
     "__version__",
+    "find_mates",
     "generate_legal",
     "legal_moves_batch",
     "open_games",

@@ -6,7 +6,9 @@ counts leaves; ``analyse --engine CMD`` prints an engine's principal variations;
 An engine CMD is a command line, prefixed "ucci:" for a UCCI engine. ``convert IN OUT``
 converts game records (see xiangqi.records). ``book build RECORDS... -o FILE`` builds an
 opening book from game records and ``book probe FILE [FEN]`` lists a position's book moves
-(see xiangqi.book).
+(see xiangqi.book). ``mate FEN [--plies N] [--checks-only]``
+prints the shortest forced mate (exit status 0), or says that none exists within N plies
+(exit status 1; see Position.find_mate).
 """
 
 from __future__ import annotations
@@ -56,6 +58,27 @@ def _perft(args: argparse.Namespace) -> int:
         for move in sorted(counts, key=str):
             print(f"{move} {counts[move]}")
         print(f"moves: {len(counts)}  nodes: {sum(counts.values())}")
+    return 0
+
+
+def _mate(args: argparse.Namespace) -> int:
+    from .errors import SearchLimitReached
+    from .puzzles import position_of
+
+    pos = position_of(args.fen)
+    start = time.perf_counter()
+    try:
+        line = pos.find_mate(args.plies, checks_only=args.checks_only, node_limit=args.nodes)
+    except SearchLimitReached as stopped:
+        print(f"unknown: {stopped}")
+        return 3
+    elapsed = time.perf_counter() - start
+    kind = "checking mate" if args.checks_only else "mate"
+    if line is None:
+        print(f"no {kind} within {args.plies} plies (proven, {elapsed:.3f} s)")
+        return 1
+    moves = " ".join(str(move) for move in line)
+    print(f"{kind} in {(len(line) + 1) // 2} ({len(line)} plies, {elapsed:.3f} s): {moves}")
     return 0
 
 
@@ -398,6 +421,13 @@ def _positive(text: str) -> int:
     return value
 
 
+def _mate_plies(text: str) -> int:
+    value = _count(text)
+    if not 1 <= value <= 99:
+        raise argparse.ArgumentTypeError(f"must be in 1..99, got {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     parser = argparse.ArgumentParser(prog="xiangqi", description="Xiangqi rules tools.")
@@ -509,6 +539,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     book_probe.add_argument("file", metavar="FILE", help="book file (.dat or the library's)")
     book_probe.add_argument("fen", nargs="*", metavar="FEN", help="position (default: start)")
+
+    mate = sub.add_parser(
+        "mate",
+        help="find the shortest forced mate of the side to move",
+        description="Search FEN for the side to move's shortest forced mate (exit status 0), "
+        "or prove there is none within --plies plies (exit status 1; 3: --nodes reached).",
+    )
+    mate.add_argument("fen", metavar="FEN", help="the position (a composition's diagram too)")
+    mate.add_argument("--plies", type=_mate_plies, default=11, help="longest mate (plies, 11)")
+    mate.add_argument("--checks-only", action="store_true", help="the attacker only checks")
+    mate.add_argument("--nodes", type=_positive, help="stop after this many positions")
     args, extra = parser.parse_known_args(argv)
     if extra:  # as parse_args() reports them, but in the subcommand's manner
         {"match": match, "convert": convert, "book": book}.get(args.command, parser).error(
@@ -524,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
         match.error("match needs --engine exactly twice")
     errors: tuple[type[Exception], ...] = (XiangqiError, OSError)
     # perft and convert keep start-up free of asyncio and the engine client
-    if args.command not in ("perft", "convert", "book"):
+    if args.command not in ("perft", "convert", "book", "mate"):
         from .engine import EngineError
 
         errors = (*errors, EngineError)
@@ -537,6 +578,9 @@ def main(argv: list[str] | None = None) -> int:
             return _convert(args)
         if args.command == "book":
             return _book_build(args) if args.book_command == "build" else _book_probe(args)
+
+        if args.command == "mate":
+            return _mate(args)
         return _perft(args)
     except errors as exc:
         print(f"xiangqi: error: {exc}", file=sys.stderr)

@@ -24,6 +24,8 @@
 #                       has_legal_move (a second rule set adds its verdict beside it)
 #   core/cxa.pxd        repetitions by the Chinese (CXA) rules: kinds of move (check, mate
 #                       threat, chase, idle), the verdict, cxa_outcome_code
+#   core/mate.pxd       the forced-mate search (iterative deepening, transposition
+#                       table) on movegen's generator and check test; boundary _mate.pxi
 # Names kept free for the next rooms: core/rl.pxd (RL encoders).
 #
 # Three paths exist on purpose: the book reference (the port, readable), the fast

@@ -12,6 +12,13 @@ from .rules import Outcome, Rules
 
 def book_tables() -> dict[str, Any]: ...
 def legal_moves_batch(boards: list[Board]) -> tuple[memoryview, memoryview]: ...
+def find_mate(
+    board: Board,
+    max_plies: SupportsIndex,
+    checks_only: bool = False,
+    node_limit: SupportsIndex | None = None,
+) -> tuple[int, list[int] | None, int, int]:
+    """(status 1 mate / 0 none / -1 node limit, line as from * 90 + to, nodes, proven)."""
 
 @disjoint_base
 class Board:

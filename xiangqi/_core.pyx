@@ -928,3 +928,4 @@ def book_tables():
 
 include "_rl.pxi"
 include "_book.pxi"
+include "_mate.pxi"

@@ -1,4 +1,5 @@
-"""Exception classes. All are ValueError subclasses, so `except ValueError` still works."""
+"""Exception classes. The errors for bad input are ValueError subclasses, so `except
+ValueError` still works; SearchLimitReached is not an error of the input."""
 
 from __future__ import annotations
 
@@ -23,3 +24,25 @@ class ConcurrentUseError(XiangqiError, RuntimeError):
     """One object used by two threads at once where that is not allowed (a VectorEnv
     stepped or reset while another thread's step runs). Also a RuntimeError: the call
     was refused and nothing changed; the object stays usable."""
+
+
+class SearchLimitReached(Exception):
+    """A mate search stopped at its node limit before it could answer (nothing proven
+    beyond ``proven_plies``): Position.find_mate raises it, and xiangqi.find_mates puts
+    it in the result list, so that None always means "proven: no mate".
+
+    Attributes:
+        nodes: positions visited before the search stopped.
+        proven_plies: the longest length (plies) proven to hold no mate (0: none).
+    """
+
+    def __init__(self, nodes: int, proven_plies: int) -> None:
+        super().__init__(
+            f"mate search stopped at its node limit after {nodes} nodes; proven: no mate "
+            f"within {proven_plies} plies"
+        )
+        self.nodes = nodes
+        self.proven_plies = proven_plies
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return type(self), (self.nodes, self.proven_plies)

@@ -235,6 +235,18 @@ _FORBIDDEN = int.from_bytes(
     ),
     "big",
 )
+#: The bits of _FORBIDDEN for the two pawn codes: a composition's pawns may stand anywhere.
+_PAWN_BITS = int.from_bytes(
+    bytes(
+        sum(
+            1 << bit
+            for bit, (code, points, _) in enumerate(_PLACES)
+            if Piece.from_code(code).piece_type == PieceType.PAWN and square not in points
+        )
+        for square in range(90)
+    ),
+    "big",
+)
 _RED_KING = Piece(Color.RED, PieceType.KING).code
 _BLACK_KING = Piece(Color.BLACK, PieceType.KING).code
 #: Codes grouped by how many pieces of them a side may have: {most: codes}.
@@ -251,32 +263,38 @@ def check_counts(codes: bytes, fen: str) -> None:
                 raise _fail(message, fen)
 
 
-def check_placement(codes: bytes, fen: str, counts: bool = True, facing: bool = True) -> None:
+def check_placement(
+    codes: bytes, fen: str, counts: bool = True, facing: bool = True, pawns: bool = True
+) -> None:
     """Raise InvalidFenError if 90 piece codes (by public square) are no legal placement.
 
     Checks, in order: no more pieces of a kind than a side has (check_counts; skipped
     with counts=False, for codes the core has loaded: its slots already bound them),
     both kings present, every king, advisor, elephant and pawn on a point its kind can
-    reach in a game, and (unless facing=False, for Position.from_diagram) the kings
-    not facing on an open file. Whether the side not to move is in check needs the
-    rules core: Position asks it, then raises side_in_check_error().
+    reach in a game (pawns not checked with pawns=False, for compositions), and (unless
+    facing=False, for Position.from_diagram) the kings not facing on an open file.
+    Whether the side not to move is in check needs the rules core: Position asks it,
+    then raises side_in_check_error().
     """
     if counts:
         check_counts(codes, fen)
     if _RED_KING not in codes or _BLACK_KING not in codes:
         color = Color.RED if _RED_KING not in codes else Color.BLACK
         raise _fail(f"{color.name.title()} has no king", fen)
-    if int.from_bytes(codes.translate(_BIT_OF_CODE), "big") & _FORBIDDEN:
-        _explain_placement(codes, fen)
+    forbidden = _FORBIDDEN if pawns else _FORBIDDEN & ~_PAWN_BITS
+    if int.from_bytes(codes.translate(_BIT_OF_CODE), "big") & forbidden:
+        _explain_placement(codes, fen, pawns)
     red = codes.index(_RED_KING)
     black = codes.index(_BLACK_KING)
     if facing and red % 9 == black % 9 and not any(codes[red + 9 : black : 9]):
         raise _fail(f"the kings face each other on file {FILE_NAMES[red % 9]}", fen)
 
 
-def _explain_placement(codes: bytes, fen: str) -> None:
+def _explain_placement(codes: bytes, fen: str, pawns: bool = True) -> None:
     """Raise the InvalidFenError naming the first piece on a point its kind cannot reach."""
     for code, points, why in _PLACES:
+        if not pawns and Piece.from_code(code).piece_type == PieceType.PAWN:
+            continue
         for square in _squares_of(codes, code):
             if square not in points:
                 piece = Piece.from_code(code)
@@ -311,12 +329,18 @@ class Status(enum.IntFlag):
     NO_BLACK_KING = 1 << 1
     OPPOSITE_CHECK = 1 << 10  # the side not to move is in check
     KINGS_FACING = 1 << 20  # xiangqi's own: the kings face on an open file (将帅对面)
+    #: xiangqi's own: a pawn on its own half off the points a game's pawn reaches (behind
+    #: its start rank, or between the pawn files); Position.from_diagram(composition=True)
+    PAWN_OFF_POINTS = 1 << 21
 
 
 def placement_status(codes: bytes) -> Status:
-    """The Status flags of 90 piece codes that need no rules core: missing kings and
-    kings facing. (OPPOSITE_CHECK needs the core: Position.status() adds it.)"""
+    """The Status flags of 90 piece codes that need no rules core: pawns off their
+    points, missing kings and kings facing. (OPPOSITE_CHECK needs the core:
+    Position.status() adds it.)"""
     flags = Status.VALID
+    if int.from_bytes(codes.translate(_BIT_OF_CODE), "big") & _PAWN_BITS:
+        flags |= Status.PAWN_OFF_POINTS
     if _RED_KING not in codes:
         flags |= Status.NO_RED_KING
     if _BLACK_KING not in codes:

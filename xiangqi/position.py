@@ -22,7 +22,8 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
         "with `pip install -e .` or `python setup.py build_ext --inplace` (needs Cython and a "
         "C compiler), or run from outside this source tree to use an installed xiangqi."
     ) from exc
-from .errors import IllegalMoveError, InvalidFenError
+from ._checks import check_bool
+from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached
 from .fen import (
     START_FEN,
     Status,
@@ -502,6 +503,26 @@ class Position(_core.PositionBase):
         """Not in check but no legal move (困毙): in xiangqi this also loses."""
         return not self.is_check() and not self.has_legal_moves()
 
+    def find_mate(
+        self, max_plies: int, *, checks_only: bool = False, node_limit: int | None = None
+    ) -> list[Move] | None:
+        """The side to move's shortest forced mate within max_plies (1..99) plies: the
+        attacker's moves and the defender's longest resistance; None when proven there is
+        none. checks_only=True: the attacker plays only checks. See docs/mates.md.
+
+        Raises:
+            SearchLimitReached: node_limit (positions visited) was reached first.
+            ValueError: the side not to move is in check; a bad argument (TypeError
+                for a wrong type).
+        """
+        board = self._board
+        if board.in_check(1 - board.side):
+            raise ValueError(f"the side not to move is in check: {self.fen()!r}")
+        status, line, nodes, proven = _core.find_mate(board, max_plies, checks_only, node_limit)
+        if status < 0:
+            raise SearchLimitReached(nodes, proven)
+        return None if line is None else [_MOVE_OF[code] for code in line]
+
     def is_repetition(self, count: int = 3) -> bool:
         """Has the current position occurred at least count times (since the last capture)?"""
         if isinstance(count, bool) or not hasattr(type(count), "__index__"):
@@ -672,7 +693,7 @@ class Position(_core.PositionBase):
         self._replace(parsed.codes, self._board.side)
 
     @classmethod
-    def from_diagram(cls: type[_P], fen: str) -> _P:
+    def from_diagram(cls: type[_P], fen: str, composition: bool = False) -> _P:
         """Load a diagram the rules forbid, for display and analysis (python-chess's
         ``Board(fen)`` followed by ``is_valid()``); status() says what is wrong.
 
@@ -689,14 +710,21 @@ class Position(_core.PositionBase):
         its single-move validator both assume every piece stands where its kind can
         stand, and would read such a piece's moves differently. Edits of the result
         (set_piece_at, turn, ...) are checked as usual.
+
+        composition=True reads a composed problem (排局): pawns may also stand behind
+        their start rank or between the pawn files (Status.PAWN_OFF_POINTS) and move as
+        any pawn; the side not to move in check is refused (it cannot be played on).
         """
+        check_bool("composition", composition)
         parsed = parse_fen(fen)
         codes = parsed.codes
         check_counts(codes, fen)
-        check_placement(codes, fen, counts=False, facing=False)
+        check_placement(codes, fen, counts=False, facing=composition, pawns=not composition)
         pos = cls.__new__(cls)
         board = _core.Board()
         board.load(codes, parsed.side, parsed.halfmove_clock, parsed.fullmove_number)
+        if composition and board.in_check(1 - parsed.side):
+            raise side_in_check_error(parsed.side, fen)
         pos._board = board
         pos._legal_moves = None
         return pos
@@ -949,7 +977,10 @@ def _restore(
     try:
         Position._load(pos, fen)
     except InvalidFenError:  # a diagram the rules forbid (Position.from_diagram)
-        diagram = Position.from_diagram(fen)
+        try:
+            diagram = Position.from_diagram(fen)
+        except InvalidFenError:
+            diagram = Position.from_diagram(fen, composition=True)
         pos._board, pos._legal_moves = diagram._board, None
     if counters is not None:
         pos._board.set_counters(*counters)

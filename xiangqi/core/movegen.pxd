@@ -32,7 +32,7 @@ from xiangqi.core.state cimport BoardState, MAX_MOVES, OFF_BOARD, make_move, unm
 from xiangqi.core.tables cimport (
     ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT_EYES, ELEPHANT_STEPS, ELEPHANT_ZONE,
     HORSE_ATTACK_LEG, HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE,
-    PAWN_STEPS, PAWN_ZONE, ROOK_DIRS, first_piece,
+    PAWN_STEPS, ROOK_DIRS, first_piece, own_half,
 )
 
 
@@ -47,7 +47,6 @@ cdef inline int generate_pseudo(BoardState* b, int* moves) noexcept nogil:
     cdef int side = b.side
     cdef int side_tag = 16 + 16 * side
     cdef const unsigned char* sq = b.squares
-    cdef const unsigned char* pawn_zone = PAWN_ZONE[side]
     cdef int n = 0, slot, p, k, to, d
     p = b.piece_square[side_tag]
     if p:
@@ -111,11 +110,19 @@ cdef inline int generate_pseudo(BoardState* b, int* moves) noexcept nogil:
     for slot in range(11, 16):
         p = b.piece_square[side_tag + slot]
         if p:
-            for k in range(3):
-                to = p + PAWN_STEPS[side][k]
-                if pawn_zone[to] and not (sq[to] & side_tag):
-                    moves[n] = p | (to << 8)
-                    n += 1
+            # Sideways once across the river, then forward (the book's order). Stated by
+            # the pawn's square, not PAWN_ZONE's destinations, so that a composition's
+            # pawn behind its start rank moves forward too (same moves otherwise).
+            if not own_half(p, side):
+                for k in range(2):
+                    to = p + PAWN_STEPS[side][k]
+                    if not (sq[to] & side_tag):
+                        moves[n] = p | (to << 8)
+                        n += 1
+            to = p + PAWN_STEPS[side][2]
+            if not (sq[to] & side_tag):
+                moves[n] = p | (to << 8)
+                n += 1
     return n
 
 

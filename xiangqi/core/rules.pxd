@@ -103,9 +103,9 @@ from xiangqi.core.tables cimport (
     KING_STEPS,
     KING_ZONE,
     PAWN_STEPS,
-    PAWN_ZONE,
     ROOK_DIRS,
     first_piece,
+    own_half,
 )
 
 # outcome_code() terminations (xiangqi.rules.Termination uses the same numbers); the
@@ -165,7 +165,8 @@ cdef inline bint has_legal_move(BoardState* b, bint checked) noexcept nogil:
         if slot >= 11:
             for k in range(3):
                 to = p + PAWN_STEPS[side][k]
-                if (PAWN_ZONE[side][to] and not (sq[to] & side_tag)
+                # Forward always, sideways across the river (as movegen.generate_pseudo).
+                if ((k == 2 or not own_half(p, side)) and not (sq[to] & side_tag)
                         and safe_after(b, p, to, side, king, quiet)):
                     return 1
         elif slot >= 7:             # rooks (7, 8) and cannons (9, 10)

@@ -1,0 +1,72 @@
+# The compiled mate-search boundary, included into xiangqi/_core.pyx (one extension: the
+# search calls the same inlined generator and check test as Board). It checks what
+# Python hands it, copies the board with the GIL held, allocates the search's table
+# and move lists, searches without the GIL and frees them on every path.
+# The search itself lives in xiangqi/core/mate.pxd (the game, the table, the order).
+
+from libc.stdlib cimport calloc
+
+from xiangqi.core.mate cimport (
+    FAIL, MATE_MAX_PLIES, MateFrame, MateSearch, STOP, STOP_LIMIT, TTEntry, WIN,
+    mate_search,
+)
+
+cdef enum:
+    MATE_TABLE_BITS = 20        # the largest table: 2**20 entries of 16 bytes (16 MB)
+    MATE_TABLE_MIN_BITS = 12    # the smallest (a small node limit needs no more)
+
+
+def find_mate(Board board not None, object max_plies, object checks_only=False,
+              object node_limit=None):
+    """Search board for the side to move's shortest forced mate within max_plies plies.
+
+    The search runs without the GIL on a copy of the board. Returns a tuple
+    (status, line, nodes, proven): status 1 with line the mate as public move codes
+    from_square * 90 + to_square (attacker's shortest mate, defender's longest
+    resistance); status 0 when proven that there is no mate within max_plies; status -1
+    when node_limit stopped the search first. nodes is the number of positions visited;
+    proven is the longest length (plies) proven to hold no mate. max_plies is 1..99;
+    checks_only a bool; node_limit None or an int of at least 1. KeyboardInterrupt
+    (on the main thread) stops the search.
+    """
+    cdef int plies = check_int(max_plies, "max_plies", 1, MATE_MAX_PLIES)
+    cdef long long limit = 1LL << 62
+    cdef int bits = MATE_TABLE_BITS, status, length = 0, proven = 0, i
+    cdef MateSearch s
+    cdef int line[MATE_MAX_PLIES + 1]
+    if not isinstance(checks_only, bool):
+        raise TypeError(f"checks_only must be True or False, got {type(checks_only).__name__}")
+    if node_limit is not None:
+        limit = check_counter(node_limit, "node_limit", 1)
+        while bits > MATE_TABLE_MIN_BITS and (1LL << (bits - 2)) > limit:
+            bits -= 1
+    memset(&s, 0, sizeof(MateSearch))
+    s.b = board.st
+    s.limit = limit
+    s.watch = on_main_thread()
+    s.next_poll = 1 << 15
+    s.checks_only = checks_only
+    s.mask = (1ULL << bits) - 1
+    s.table = <TTEntry*>calloc(1ULL << bits, sizeof(TTEntry))
+    s.frames = <MateFrame*>malloc(sizeof(MateFrame) * (MATE_MAX_PLIES + 2))
+    s.keys = <uint64_t*>malloc(sizeof(uint64_t) * (MATE_MAX_PLIES + 2))
+    try:
+        if s.table == NULL or s.frames == NULL or s.keys == NULL:
+            raise MemoryError()
+        s.keys[0] = key_from_scratch(s.b.squares, s.b.side)
+        with nogil:
+            status = mate_search(&s, plies, line, &length, &proven)
+    finally:
+        free(s.table)
+        free(s.frames)
+        free(s.keys)
+    if status == STOP and s.stop != STOP_LIMIT:
+        raise_pending()
+    if status == WIN:
+        return 1, [PUBLIC_OF[line[i] & 255] * 90 + PUBLIC_OF[line[i] >> 8]
+                   for i in range(length)], s.nodes, proven
+    if status == FAIL:
+        return 0, None, s.nodes, proven
+    if status == STOP:
+        return -1, None, s.nodes, proven
+    raise RuntimeError("mate search lost its line (a bug: please report it)")

@@ -1,0 +1,367 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# Room: the forced-mate search. Proves the shortest forced mate of the side to move
+# (the attacker) within a number of plies, or that there is none, on the fast path's
+# own generator and check test (movegen.pxd): no second movement model.
+#
+# Map (one line per function; all [fast]):
+#   tt_entry(s, key)              the table slot of key (NULL when it holds another key)
+#   tt_store(s, key, ...)         record what is proven about key
+#   repeats(s, ply, key)          is key already on the line (same side to move)?
+#   tick(s)                       count a node; stop at the node limit or on a signal
+#   solve(s, ply, d)              attacker's node (even ply): can it mate within d plies?
+#                                 defender's node (odd ply): is it mated within d plies?
+#   exact_attack(s, ply, d, &mv)  the shortest mate within d from an attacker's node
+#   mate_search(s, max_plies, line, &length)   iterative deepening, then the line
+#
+# The game searched: the attacker moves on odd plies (1, 3, ...), the defender on even
+# ones; a side with no legal move has lost (in check or not: 将死 and 困毙 alike), so
+# a mate is always an odd number of plies and the attacker loses when it is the one
+# without a move. With checks_only the attacker may play only moves that give check
+# (连将杀); the defender keeps every legal move.
+#
+# Results: WIN (proven mate within d), FAIL (proven none within d), FAIL_PATH (none
+# found, but the proof used the line's history: a move cut because it repeated a
+# position of the line), STOP (node limit or a signal; nothing proven).
+#
+# Repetition: no line repeats a position. An attacker's move that returns to a position
+# of the line (from the root on) is not played; a defender's move that does refutes the
+# attack (the defender escapes). Neither changes which mates exist: along a shortest
+# mate with the longest resistance the distance to mate falls by one every ply, so no
+# position of it can repeat; a line that repeats is never the only way to mate faster.
+# Such cuts depend on the line, so a failure that used one (FAIL_PATH) is not stored in
+# the transposition table; wins never depend on them (a cut only weakens the attacker).
+#
+# Transposition table: a fixed power-of-two array of TTEntry owned by one search (the
+# boundary allocates and frees it), index = key & mask, one entry per slot, a new key
+# replaces the old. An entry holds what is proven about one position (Zobrist key,
+# side to move included): "mated within `mate` plies" and "not mated within `nomate`
+# plies" (0 = nothing proven), and the move that proved it (the attacker's mating move,
+# the defender's refutation), tried first next time.
+#
+# Move order: the attacker tries its table move, then checks that leave the defender
+# fewest replies (a check with none is mate at once), then captures by the value of
+# the piece taken, then the rest. The defender tries its table move, then checks
+# (an attacker in check has few moves and may have none), then captures, then the rest.
+#
+# Stack use: solve recurses one level per ply (at most MATE_MAX_PLIES deep,
+# a few hundred bytes a frame); the move lists live in the caller's heap array of
+# MateFrame, one per ply, so a deep search needs no large C stack.
+#
+# Legend as in _core.pxd: sq (16x16 index), pc (piece id), mv (move), cap (captured id),
+# d (plies still allowed), ply (distance from the root).
+
+from libc.stdint cimport uint64_t
+
+from xiangqi.core.movegen cimport count_legal_moves, generate_legal_moves, in_check
+from xiangqi.core.perft cimport SIGNAL_EVERY, poll_signals
+from xiangqi.core.state cimport BoardState, MAX_MOVES, make_move, unmake_move
+from xiangqi.core.tables cimport PIECE_TYPE
+from xiangqi.core.zobrist cimport key_after_move
+
+cdef enum:
+    MATE_MAX_PLIES = 99     # longest search the boundary accepts
+    FAIL = 0
+    WIN = 1
+    FAIL_PATH = 2
+    STOP = -1
+    STOP_LIMIT = 1          # MateSearch.stop: the node limit was reached
+    STOP_SIGNAL = 2         # MateSearch.stop: a signal handler raised (exception set)
+    FIRST = 1 << 20         # move score of the table move
+    CHECK = 1 << 16         # move score of a check (attacker: minus its reply count)
+    CAPTURE = 1 << 8        # move score of a capture (plus the victim's value)
+
+# Capture order: value of a piece type (king, advisor, elephant, horse, rook, cannon, pawn).
+cdef extern from *:
+    """
+    static const int XQ_MATE_VALUE[7] = {0, 2, 2, 4, 9, 5, 1};
+    """
+    const int MATE_VALUE "XQ_MATE_VALUE"[7]
+
+# What is proven about one position; see the header.
+cdef struct TTEntry:
+    uint64_t key            # Zobrist key (zobrist.pxd), side to move included
+    int move                # the move that proved it (0: none)
+    unsigned char mate      # the side to move is mated within this many plies (0: unknown)
+    unsigned char nomate    # ... and is not mated within this many (0: nothing proven)
+
+# The move list of one ply, and its order.
+cdef struct MateFrame:
+    int moves[MAX_MOVES]
+    int score[MAX_MOVES]
+    int n
+    int best                # solve() at an attacker's node: the move that won
+
+# One search: the board it walks and everything it owns (allocated by the caller).
+cdef struct MateSearch:
+    BoardState b            # the position being searched (a copy)
+    TTEntry* table          # transposition table, mask + 1 entries
+    uint64_t mask
+    MateFrame* frames       # frames[ply], ply 0..MATE_MAX_PLIES + 1
+    uint64_t* keys          # keys[ply]: Zobrist key of the line's position at ply
+    long long nodes         # positions visited (moves made)
+    long long limit         # stop when nodes reaches this
+    long long next_poll     # nodes at which to poll for signals (when watch)
+    bint watch              # poll signals (main thread only)
+    bint checks_only        # the attacker plays only checks
+    int stop                # 0, STOP_LIMIT or STOP_SIGNAL
+
+
+cdef inline TTEntry* tt_entry(MateSearch* s, uint64_t key) noexcept nogil:
+    cdef TTEntry* e = &s.table[key & s.mask]
+    if e.key == key and (e.mate or e.nomate):
+        return e
+    return NULL
+
+
+cdef inline void tt_store(MateSearch* s, uint64_t key, int mate, int nomate,
+                          int mv) noexcept nogil:
+    # Record "mated within mate" (mate > 0) or "not mated within nomate" (nomate > 0).
+    cdef TTEntry* e = &s.table[key & s.mask]
+    if e.key != key:
+        e.key = key
+        e.mate = 0
+        e.nomate = 0
+    if mate and (e.mate == 0 or mate < e.mate):
+        e.mate = <unsigned char>mate
+    if nomate > e.nomate:
+        e.nomate = <unsigned char>nomate
+    if mv:
+        e.move = mv
+
+
+cdef inline bint repeats(const MateSearch* s, int ply, uint64_t key) noexcept nogil:
+    # Positions two plies apart differ (a move changes the board), so look 4, 6, ... back.
+    cdef int i = ply - 4
+    while i >= 0:
+        if s.keys[i] == key:
+            return 1
+        i -= 2
+    return 0
+
+
+cdef inline bint tick(MateSearch* s) noexcept nogil:
+    # Count one node; true when the search must stop.
+    s.nodes += 1
+    if s.nodes >= s.limit:
+        s.stop = STOP_LIMIT
+        return 1
+    if s.watch and s.nodes >= s.next_poll:
+        s.next_poll = s.nodes + SIGNAL_EVERY
+        if poll_signals():
+            s.stop = STOP_SIGNAL
+            return 1
+    return 0
+
+
+cdef inline void sort_moves(MateFrame* f) noexcept nogil:
+    # Insertion sort by score, highest first (stable: the generator's order breaks ties).
+    cdef int i, j, mv, sc
+    for i in range(1, f.n):
+        mv = f.moves[i]
+        sc = f.score[i]
+        j = i - 1
+        while j >= 0 and f.score[j] < sc:
+            f.moves[j + 1] = f.moves[j]
+            f.score[j + 1] = f.score[j]
+            j -= 1
+        f.moves[j + 1] = mv
+        f.score[j + 1] = sc
+
+
+cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
+    # One node: the attacker's at even plies (can it mate within d plies, d odd, at
+    # least 1?), the defender's at odd ones (is it mated within d, d even, whatever it
+    # plays?). One function for both roles, so the recursion is a call to itself.
+    cdef BoardState* b = &s.b
+    cdef MateFrame* f = &s.frames[ply]
+    cdef uint64_t key = s.keys[ply], child
+    cdef TTEntry* e
+    cdef int hint = 0, i, kept = 0, mv, cap, pc, replies = 0, r
+    cdef bint checks, path = 0, attacker = not (ply & 1)
+    f.n = generate_legal_moves(b, f.moves)
+    if not attacker:
+        if f.n == 0:
+            return WIN                  # no legal move: the defender has lost
+        if d == 0:
+            return FAIL
+    e = tt_entry(s, key)
+    if e != NULL:
+        if e.mate and e.mate <= d:
+            f.best = e.move
+            return WIN
+        if e.nomate >= d:
+            return FAIL
+        hint = e.move
+    if attacker:
+        for i in range(f.n):
+            mv = f.moves[i]
+            cap = make_move(b, mv)
+            if tick(s):
+                unmake_move(b, mv, cap)
+                return STOP
+            checks = in_check(b, b.side)
+            if checks or (d == 1 and not s.checks_only):
+                replies = count_legal_moves(b)
+                if replies == 0:        # mate (or no move at all): the shortest win
+                    unmake_move(b, mv, cap)
+                    tt_store(s, key, 1, 0, mv)
+                    f.best = mv
+                    return WIN
+            unmake_move(b, mv, cap)
+            if d == 1 or (s.checks_only and not checks):
+                continue                # cannot mate in one / not a check
+            f.moves[kept] = mv
+            if mv == hint:
+                f.score[kept] = FIRST
+            elif checks:
+                f.score[kept] = CHECK - replies
+            elif cap:
+                f.score[kept] = CAPTURE + MATE_VALUE[PIECE_TYPE[cap]]
+            else:
+                f.score[kept] = 0
+            kept += 1
+        if d == 1:
+            tt_store(s, key, 0, 1, 0)
+            return FAIL
+        f.n = kept
+    else:
+        for i in range(f.n):
+            mv = f.moves[i]
+            cap = make_move(b, mv)
+            if mv == hint:
+                f.score[i] = FIRST
+            elif in_check(b, b.side):
+                f.score[i] = CHECK + MATE_VALUE[PIECE_TYPE[cap]] if cap else CHECK
+            elif cap:
+                f.score[i] = CAPTURE + MATE_VALUE[PIECE_TYPE[cap]]
+            else:
+                f.score[i] = 0
+            unmake_move(b, mv, cap)
+    sort_moves(f)
+    for i in range(f.n):
+        mv = f.moves[i]
+        pc = b.squares[mv & 255]
+        cap = make_move(b, mv)
+        if not attacker and tick(s):
+            unmake_move(b, mv, cap)
+            return STOP
+        child = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+        if repeats(s, ply + 1, child):
+            unmake_move(b, mv, cap)
+            if not attacker:
+                return FAIL_PATH        # the defender escapes by repeating
+            path = 1                    # the attacker may not repeat
+            continue
+        s.keys[ply + 1] = child
+        r = solve(s, ply + 1, d - 1)
+        unmake_move(b, mv, cap)
+        if r == STOP:
+            return STOP
+        if attacker:
+            if r == WIN:
+                tt_store(s, key, d, 0, mv)
+                f.best = mv
+                return WIN
+            if r == FAIL_PATH:
+                path = 1
+        else:
+            if r == FAIL:
+                tt_store(s, key, 0, d, mv)
+                return FAIL
+            if r == FAIL_PATH:
+                return FAIL_PATH
+    if not attacker:
+        tt_store(s, key, d, 0, 0)
+        return WIN
+    if path:
+        return FAIL_PATH
+    tt_store(s, key, 0, d, 0)
+    return FAIL
+
+
+cdef inline int exact_attack(MateSearch* s, int ply, int d, int* mv) noexcept nogil:
+    # The attacker's shortest mate from ply, known to be within d: its length (odd),
+    # with the mating line's first move in mv; 0 if none was found (cannot happen on
+    # a line of exact distances, see the header), STOP if the search was stopped.
+    cdef int dd = 1, r
+    while dd <= d:
+        r = solve(s, ply, dd)
+        if r == STOP:
+            return STOP
+        if r == WIN:
+            mv[0] = s.frames[ply].best
+            return dd
+        dd += 2
+    return 0
+
+
+cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length,
+                            int* proven) noexcept nogil:
+    # Iterative deepening over d = 1, 3, ... up to max_plies: WIN with the line in
+    # line[0..length) (attacker's shortest mate, defender's longest resistance), FAIL
+    # when proven there is none within max_plies, STOP when stopped (proven[0]: the
+    # longest d proven to have no mate, -1 if none). Expects s.keys[0] set.
+    cdef int d = 1, r = FAIL, found = 0, ply = 0, mv = 0, i, n, cap, pc, dd, best, best_mv
+    cdef int reply = 0
+    cdef uint64_t key
+    cdef MateFrame* f
+    proven[0] = 0
+    length[0] = 0
+    while d <= max_plies:
+        r = solve(s, 0, d)
+        if r == STOP:
+            return STOP
+        if r == WIN:
+            found = d
+            break
+        proven[0] = d
+        d += 2
+    if not found:
+        return FAIL
+    # The line: at each attacker node its shortest mate, at each defender node the reply
+    # whose shortest mate is longest. Not limited by the node count (the mate is proven).
+    s.limit = 1LL << 62
+    d = found
+    while True:
+        d = exact_attack(s, ply, d, &mv)
+        if d <= 0:
+            return STOP if d == STOP else -2
+        key = s.keys[ply]
+        pc = s.b.squares[mv & 255]
+        cap = make_move(&s.b, mv)
+        line[ply] = mv
+        ply += 1
+        s.keys[ply] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+        if d == 1:
+            break
+        # The defender: every legal reply, its attacker's exact distance.
+        f = &s.frames[ply]
+        n = generate_legal_moves(&s.b, f.moves)
+        best = -1
+        best_mv = 0
+        for i in range(n):
+            mv = f.moves[i]
+            key = s.keys[ply]
+            pc = s.b.squares[mv & 255]
+            cap = make_move(&s.b, mv)
+            s.keys[ply + 1] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+            dd = exact_attack(s, ply + 1, d - 2, &reply)
+            unmake_move(&s.b, mv, cap)
+            if dd == STOP:
+                return STOP
+            if dd > best:
+                best = dd
+                best_mv = mv
+        if best <= 0:
+            return -2
+        # exact_attack reused frames[ply + 1] only; this ply's list is intact.
+        mv = best_mv
+        key = s.keys[ply]
+        pc = s.b.squares[mv & 255]
+        cap = make_move(&s.b, mv)
+        line[ply] = mv
+        ply += 1
+        s.keys[ply] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+        d = best
+    length[0] = ply
+    return WIN
