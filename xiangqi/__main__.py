@@ -32,7 +32,18 @@ if TYPE_CHECKING:
     from .pgn import Game
 
 #: The match options --resume reads from the results file instead (given: refused).
-_MATCH_SETTINGS = ("engine", "each", "games", "rounds", "tc", "openings", "sprt", "seed")
+_MATCH_SETTINGS = (
+    "engine",
+    "each",
+    "games",
+    "rounds",
+    "tc",
+    "openings",
+    "sprt",
+    "seed",
+    "book",
+    "book_plies",
+)
 
 #: Deepest perft the command line runs. perft(8) from the start is about 5 * 10**12
 #: leaves, a day of counting; a larger depth is a typo, not a job.
@@ -189,6 +200,8 @@ def _match(args: argparse.Namespace) -> int:
                 opening_format=args.opening_format,
                 opening_order=args.opening_order,
                 seed=args.seed,
+                book=args.book,
+                book_plies=args.book_plies,
                 concurrency=args.concurrency,
                 max_plies=args.max_plies or None,
                 draw=args.draw,
@@ -463,7 +476,13 @@ def main(argv: list[str] | None = None) -> int:
     match.add_argument("--opening-format", choices=("pgn", "epd"), help="default: guessed")
     match.add_argument("--opening-plies", type=_count, help="use the first N plies of a PGN")
     match.add_argument("--opening-order", choices=("sequential", "random"), default="sequential")
-    match.add_argument("--seed", type=_count, help="seed of the random opening order")
+    match.add_argument("--seed", type=_count, help="seed of the random opening order or book")
+    match.add_argument(
+        "--book",
+        help="opening book (ElephantEye .dat or xiangqi book build's SQLite): each round plays"
+        " its first --book-plies plies from it, weighted, seeded with --seed",
+    )
+    match.add_argument("--book-plies", type=_count, help="plies played from --book (default 8)")
     match.add_argument("--concurrency", type=_positive, default=1, help="games at once")
     match.add_argument(
         "--max-plies", type=_count, default=300, help="draw after this many plies (300; 0: none)"

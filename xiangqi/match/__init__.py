@@ -58,7 +58,15 @@ Elo). Import the public names from ``xiangqi.match``.
 from __future__ import annotations
 
 from .adjudication import DEFAULT_MAX_PLIES, Adjudication, GameOver, adjudicate
-from .openings import Opening, OpeningList, OpeningSource, load_openings, opening_source
+from .openings import (
+    DEFAULT_BOOK_PLIES,
+    BookOpenings,
+    Opening,
+    OpeningList,
+    OpeningSource,
+    load_openings,
+    opening_source,
+)
 from .runner import (
     DEFAULT_TIME_MARGIN,
     MatchPlan,
@@ -72,12 +80,14 @@ from .stats import SPRT, Estimate, Tally
 from .timecontrol import DEFAULT_TC, TimeControl, make_limit, parse_tc
 
 __all__ = [
+    "DEFAULT_BOOK_PLIES",
     "DEFAULT_ENGINE_TIMEOUT",
     "DEFAULT_MAX_PLIES",
     "DEFAULT_TC",
     "DEFAULT_TIME_MARGIN",
     "SPRT",
     "Adjudication",
+    "BookOpenings",
     "EngineSpec",
     "Estimate",
     "GameOver",

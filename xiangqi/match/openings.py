@@ -5,11 +5,14 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+import threading
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from .._checks import check_int
+from ..book import Reader, open_reader
 from ..errors import XiangqiError
+from ..fen import START_FEN
 from ..move import Move
 from ..pgn import read_games
 from ..position import Position
@@ -145,6 +148,63 @@ class OpeningList:
         """The opening of round round_index."""
         index = self.index(round_index)
         return Opening(Position().fen()) if index is None else self.openings[index]
+
+
+#: How many plies a match plays from an opening book when not told (xiangqi match --book).
+DEFAULT_BOOK_PLIES = 8
+
+#: Rounds whose book lines one open of the book makes.
+_CHUNK = 64
+
+
+class BookOpenings:
+    """Each round's opening drawn from an opening book (:mod:`xiangqi.book`).
+
+    Round k plays up to ``plies`` moves from the start position, each a weighted choice
+    from the book (as :meth:`xiangqi.book.Reader.weighted_choice` picks) with a generator
+    seeded from ``seed`` and k, so a round's line is the same every time it is asked for
+    (the two games of a pair share it with colours reversed, and a resumed match replays
+    it); where the book has no move the line stops and the engines play on. The book is
+    opened here to check it (:class:`xiangqi.book.BookError` if it is no book) and again
+    for each 64 rounds' lines, which are kept; a lock lets the runner's threads share it.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], plies: int, seed: int) -> None:
+        self.path = os.fspath(path)
+        self.plies = check_int("book plies", plies, 1, 1000)
+        self.seed = check_int("seed", seed)
+        with open_reader(self.path):
+            pass
+        self._lines: dict[int, Opening] = {}
+        self._lock = threading.Lock()
+
+    def opening(self, round_index: int) -> Opening:
+        """The book line of round round_index (from the start position)."""
+        round_index = check_int("round", round_index, 0)
+        with self._lock:
+            if round_index not in self._lines:
+                # One open of the book makes the lines of the next _CHUNK rounds; each
+                # round's generator is seeded by the round alone, so chunks change nothing.
+                with open_reader(self.path) as reader:
+                    for k in range(round_index, round_index + _CHUNK):
+                        if k not in self._lines:
+                            self._lines[k] = self._line(reader, k)
+            return self._lines[round_index]
+
+    def _line(self, reader: Reader, round_index: int) -> Opening:
+        rng = random.Random(f"xiangqi-book:{self.seed}:{round_index}")
+        pos = Position(START_FEN)
+        for _ in range(self.plies):
+            try:
+                entry = reader.weighted_choice(pos, random=rng)
+            except IndexError:
+                break
+            pos.push(entry.move)
+        return Opening.from_position(pos)
+
+    def index(self, round_index: int) -> int | None:
+        """None: a book line is not one of a list's openings (the PGN shows its moves)."""
+        return None
 
 
 OPENING_ORDERS = ("sequential", "random")

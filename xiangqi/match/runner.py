@@ -32,7 +32,7 @@ from .adjudication import (
     _score_cp,
     adjudicate,
 )
-from .openings import Opening, OpeningSource, opening_source
+from .openings import DEFAULT_BOOK_PLIES, BookOpenings, Opening, OpeningSource, opening_source
 from .spec import EngineSpec, _with_each
 from .stats import SPRT, Estimate, Tally
 from .timecontrol import DEFAULT_TC, TimeControl, make_limit
@@ -549,12 +549,16 @@ class MatchPlan:
     #: How to read the openings again when resuming: file, plies, format, order, seed,
     #: sha256 (None when the openings were not a file).
     opening_file: dict[str, Any] | None = None
+    #: The same for an opening book: file, plies, seed, sha256 (None without a book).
+    opening_book: dict[str, Any] | None = None
 
     def inputs(self) -> list[str]:
         """The files the match reads: the openings file and the engines' programs."""
         found = [spec.program() for spec in self.specs]
         if self.opening_file is not None:
             found.append(self.opening_file["file"])
+        if self.opening_book is not None:
+            found.append(self.opening_book["file"])
         return [path for path in found if path is not None]
 
     def settings(self) -> dict[str, Any]:
@@ -568,6 +572,7 @@ class MatchPlan:
             "engines": engines,
             "games": self.total,
             "openings": self.opening_file,
+            "book": self.opening_book,
             "concurrency": self.concurrency,
             "adjudication": rules,
             "time_margin": self.time_margin,
@@ -584,11 +589,11 @@ class MatchPlan:
             if len(specs) != 2 or any(spec.tc is None for spec in specs):
                 raise XiangqiError("the settings need two engines, each with its tc")
             book = settings["openings"]
-            if book is not None:
-                digest = _sha256(book["file"])
-                if digest != book["sha256"]:
+            opening_book = settings.get("book")
+            for what, used in (("openings file", book), ("opening book", opening_book)):
+                if used is not None and _sha256(used["file"]) != used["sha256"]:
                     raise XiangqiError(
-                        f"the openings file {book['file']!r} has changed since the match "
+                        f"the {what} {used['file']!r} has changed since the match "
                         "started; a resumed match must play the same openings"
                     )
             sprt = settings["sprt"]
@@ -599,7 +604,9 @@ class MatchPlan:
                 opening_plies=None if book is None else book["plies"],
                 opening_format=None if book is None else book["format"],
                 opening_order="sequential" if book is None else book["order"],
-                seed=None if book is None else book["seed"],
+                seed=(opening_book or book or {}).get("seed"),
+                book=None if opening_book is None else opening_book["file"],
+                book_plies=None if opening_book is None else opening_book["plies"],
                 concurrency=settings["concurrency"],
                 adjudication=Adjudication(**settings["adjudication"]),
                 time_margin=settings["time_margin"],
@@ -642,6 +649,8 @@ def prepare_match(
     opening_format: str | None = None,
     opening_order: str = "sequential",
     seed: int | None = None,
+    book: str | os.PathLike[str] | None = None,
+    book_plies: int | None = None,
     concurrency: int = 1,
     max_plies: int | None = DEFAULT_MAX_PLIES,
     draw: str | Mapping[str, Any] | None = None,
@@ -705,7 +714,25 @@ def prepare_match(
             "seed": seed,
             "sha256": _sha256(openings),
         }
-    source = opening_source(openings, opening_plies, opening_format, opening_order, seed)
+    opening_book = None
+    if book is not None:
+        if openings is not None:
+            raise XiangqiError("give openings or a book, not both")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)  # kept, so a resume replays it
+        plies = DEFAULT_BOOK_PLIES if book_plies is None else book_plies
+        from_book = BookOpenings(book, plies, seed)
+        source: OpeningSource = from_book
+        opening_book = {
+            "file": os.path.abspath(book),
+            "plies": from_book.plies,
+            "seed": seed,
+            "sha256": _sha256(book),
+        }
+    elif book_plies is not None:
+        raise XiangqiError("book_plies needs a book")
+    else:
+        source = opening_source(openings, opening_plies, opening_format, opening_order, seed)
     return MatchPlan(
         (specs[0], specs[1]),
         (tcs[0], tcs[1]),
@@ -717,6 +744,7 @@ def prepare_match(
         sprt,
         event,
         opening_file,
+        opening_book,
     )
 
 
@@ -733,6 +761,8 @@ def run_match(
     opening_format: str | None = None,
     opening_order: str = "sequential",
     seed: int | None = None,
+    book: str | os.PathLike[str] | None = None,
+    book_plies: int | None = None,
     concurrency: int = 1,
     max_plies: int | None = DEFAULT_MAX_PLIES,
     draw: str | Mapping[str, Any] | None = None,
@@ -753,7 +783,10 @@ def run_match(
     reversed; default one round). limit/tc: the time control of engines without their own
     (TimeControl, Limit or text such as "10+0.1"; default "depth=6"). openings: Positions,
     Openings, a file for load_openings (with opening_plies, opening_format), or an
-    OpeningSource; opening_order "sequential" or "random" (shuffled with seed).
+    OpeningSource; opening_order "sequential" or "random" (shuffled with seed). book: an
+    opening book (xiangqi.book) instead of openings: each round plays its first book_plies
+    plies (default 8) as weighted choices from the book, seeded with seed and the round,
+    the engines taking over where the book has no move.
     concurrency K plays K games at once, each worker with its own two engine processes.
     draw and resign: adjudication rules as text ("movenumber=40 movecount=8 score=10";
     "movecount=3 score=600 twosided=true") or as Adjudication field names. rules: "asian"
@@ -779,6 +812,8 @@ def run_match(
         opening_format=opening_format,
         opening_order=opening_order,
         seed=seed,
+        book=book,
+        book_plies=book_plies,
         concurrency=concurrency,
         max_plies=max_plies,
         draw=draw,
