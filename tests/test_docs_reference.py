@@ -46,6 +46,8 @@ REQUIRED_PAGES = [
     "xiangqi.rl",
     "xiangqi.rl.gym_env",
     "xiangqi.rl.openspiel",
+    "xiangqi.book",
+    "xiangqi.puzzles",
 ]
 
 

@@ -32,6 +32,20 @@ from .move import Move
 from .position import Position
 
 #: Longest search Position.find_mate accepts (plies).
+__all__ = [
+    "MAX_PLIES",
+    "Puzzle",
+    "Verdict",
+    "find_mates",
+    "position_of",
+    "puzzle_from_record",
+    "read_csv",
+    "read_games",
+    "read_jsonl",
+    "read_puzzles",
+    "verify",
+]
+
 MAX_PLIES = 99
 _GOAL = re.compile(r"^\s*mate\s+in\s+(\d+)\s*$", re.IGNORECASE)
 
