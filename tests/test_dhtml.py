@@ -10,9 +10,9 @@ import pytest
 from record_games import random_game, tree
 
 from xiangqi import START_FEN, Move, Position
-from xiangqi.dhtml import InvalidDhtmlError, read_dhtml, sniff, write_dhtml
 from xiangqi.notation import parse_chinese
 from xiangqi.pgn import Game
+from xiangqi.records.dhtml import InvalidDhtmlError, read_dhtml, sniff, write_dhtml
 
 DATA = Path(__file__).parent / "data" / "dhtml"
 M = Move.from_iccs
@@ -31,7 +31,7 @@ def test_dpxq_ubb_equals_the_same_sites_chinese_move_text() -> None:
         expected.append(move)
         pos.push(move)
     assert len(expected) == 107
-    assert list(game.moves) == expected
+    assert list(game.mainline_moves()) == expected
     assert game.fen == START_FEN
     assert game.tags["Red"] == "北京 刘永富" and game.tags["Black"] == "北京 张永生"
     assert game.tags["Result"] == "0-1"  # 黑胜
@@ -50,7 +50,7 @@ def test_ccbridge_record_equals_its_java_applet_move_list() -> None:
     for pair in applet:
         (fx, fy), (tx, ty) = ((int(a) - 1, int(b)) for a, b in (pair[:2], pair[3:]))
         expected.append(Move(fx + 9 * (9 - fy), tx + 9 * (9 - ty)))
-    assert list(game.moves) == expected and len(expected) == 63
+    assert list(game.mainline_moves()) == expected and len(expected) == 63
     assert game.tags["Result"] == "1-0"  # 紅勝, in traditional characters
     assert game.tags["Red"] == "陳建宇" and game.tags["ECCO"] == "D29"
 
@@ -112,7 +112,7 @@ def test_black_moving_first_and_a_sparse_binit() -> None:
     )
     game = read_dhtml(text)
     assert game.fen == "r2k5/9/9/9/9/9/9/9/4A4/4K4 b - - 0 1"
-    assert game.moves == [M("a9a8")]
+    assert game.mainline_moves() == [M("a9a8")]
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -166,13 +166,13 @@ def test_sources_and_errors(tmp_path: Path) -> None:
         write_dhtml("game")  # type: ignore[arg-type]
     # An illegal move drops the rest of its line, recorded with its ply.
     game = read_dhtml("[DhtmlXQ_movelist]77477747[/DhtmlXQ_movelist]")
-    assert game.moves == [M("h2e2")]
+    assert game.mainline_moves() == [M("h2e2")]
     assert len(game.errors) == 1 and game.errors[0].ply == 2
     # A branch hanging from a ply its parent does not have is skipped and recorded.
     game = read_dhtml(
         "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][DhtmlXQ_move_0_9_1]7062[/DhtmlXQ_move_0_9_1]"
     )
-    assert game.moves == [M("h2e2")] and "no ply 9" in str(game.errors[0])
+    assert game.mainline_moves() == [M("h2e2")] and "no ply 9" in str(game.errors[0])
 
 
 def test_sniff() -> None:
@@ -183,4 +183,4 @@ def test_sniff() -> None:
 
 def test_the_main_line_as_dpxqs_player_names_it() -> None:
     game = read_dhtml("[DhtmlXQ_move_0_1_0]77477062[/DhtmlXQ_move_0_1_0]")
-    assert game.moves == [M("h2e2"), M("h9g7")] and game.errors == []
+    assert game.mainline_moves() == [M("h2e2"), M("h9g7")] and game.errors == []

@@ -1049,7 +1049,7 @@ class _Runner:
                     "result": over.result,
                     "termination": over.termination,
                     "reason": over.reason,
-                    "plies": len(game.moves),
+                    "plies": len(game.mainline_moves()),
                     "opening": None
                     if not self.openings
                     else (round_index % len(self.openings))

@@ -11,8 +11,8 @@ are public numbers 0..89. Readers record what they skip on ``game.errors`` (with
 number and ply), as the PGN reader does.
 
 Registered here: PGN (any encoding, see xiangqi.pgn; read and write), XQF (read and write),
-CCBridge's CBR, CBL and CBF (read; see xiangqi.cbr) and DhtmlXQ (read and write; see
-xiangqi.dhtml). Other modules add theirs with ``register``.
+CCBridge's CBR, CBL and CBF (read; see xiangqi.records.cbr) and DhtmlXQ (read and write; see
+xiangqi.records.dhtml). Other modules add theirs with ``register``.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Union
 
-from .errors import XiangqiError
+from ..errors import XiangqiError
 
 if TYPE_CHECKING:
-    from .pgn import Game
+    from ..pgn import Game
 
 __all__ = [
     "HEAD_BYTES",
@@ -136,7 +136,7 @@ def open_games(source: Source, *, format: str | None = None) -> Iterator[Game]:
     if isinstance(source, io.TextIOBase):
         if fmt is not None and fmt.name != "pgn":
             raise UnknownFormatError(f"a text file can only be read as PGN, not {fmt.name}")
-        from .pgn import read_games
+        from ..pgn import read_games
 
         return iter(read_games(source))
     return _open_binary(source, fmt)  # type: ignore[arg-type]
@@ -234,7 +234,7 @@ def _pgn_sniff(head: bytes) -> bool:
 
 
 def _pgn_read(handle: IO[bytes]) -> Iterator[Game]:
-    from .pgn import read_games
+    from ..pgn import read_games
 
     return iter(read_games(handle))
 
@@ -242,7 +242,7 @@ def _pgn_read(handle: IO[bytes]) -> Iterator[Game]:
 def pgn_writer(notation: str = "ICCS") -> Callable[[Iterable[Game], IO[bytes]], int]:
     """A PGN writer (UTF-8, games one after the other) with moves in notation ("ICCS", "WXF",
     "Chinese", "SAN"), to register or to pass to the convert command's machinery."""
-    from .pgn import _format_name
+    from ..pgn._base import _format_name
 
     name = _format_name(notation)
 

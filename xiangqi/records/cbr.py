@@ -47,7 +47,11 @@ import os
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 
-from ._records import (
+from ..errors import IllegalMoveError, XiangqiError
+from ..move import Move
+from ..pgn import ChildNode, Game
+from ..position import Position
+from .common import (
     Record,
     Source,
     add_error,
@@ -57,10 +61,6 @@ from ._records import (
     piece_at,
     read_source,
 )
-from .errors import IllegalMoveError, XiangqiError
-from .move import Move
-from .pgn import ChildNode, Game
-from .position import Position
 
 __all__ = ["InvalidCbrError", "read_cbf", "read_cbl", "read_cbr", "sniff"]
 
@@ -372,7 +372,6 @@ def read_cbf(source: Source) -> Game:
         if element.get("end") == "1" and ply < len(moves) - 1:
             add_error(game, f"CBF: {len(moves) - 1 - ply} moves after the main line skipped", ply)
             break
-    game._version += 1
     return game
 
 

@@ -11,10 +11,10 @@ import os
 from collections.abc import Callable
 from typing import IO, Union
 
-from .errors import IllegalMoveError, XiangqiError
-from .move import Move
-from .pgn import ChildNode, Game, GameNode, PgnSyntaxError
-from .position import Position
+from ..errors import IllegalMoveError, XiangqiError
+from ..move import Move
+from ..pgn import ChildNode, Game, GameNode, PgnSyntaxError
+from ..position import Position
 
 #: At most this many errors are kept per game; one more says how many were dropped.
 MAX_ERRORS = 100
@@ -165,4 +165,3 @@ def build_tree(
             parent, parent_depth = pending.pop()
         else:
             break
-    game._version += 1

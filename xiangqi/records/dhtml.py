@@ -33,11 +33,12 @@ from __future__ import annotations
 import os
 import re
 
-from ._records import Source, add_error, board_text, load_start, piece_at, read_source
-from .errors import IllegalMoveError, XiangqiError
-from .move import Move
-from .pgn import ChildNode, Game, GameNode
-from .position import Position
+from ..errors import IllegalMoveError, XiangqiError
+from ..move import Move
+from ..pgn import ChildNode, Game, GameNode
+from ..pgn.visitor import Visitor, walk
+from ..position import Position
+from .common import Source, add_error, board_text, load_start, piece_at, read_source
 
 __all__ = ["InvalidDhtmlError", "read_dhtml", "sniff", "write_dhtml"]
 
@@ -273,7 +274,6 @@ def read_dhtml(source: Source) -> Game:
     for parent, lost in branches.items():
         for branch, ply, _, _ in lost:
             add_error(game, f"DhtmlXQ branch {branch} hangs from missing branch {parent}", ply)
-    game._version += 1
     return game
 
 
@@ -342,41 +342,14 @@ def write_dhtml(game: GameNode) -> str:
                 slots[i] = _pair(square)
                 break
     tag("binit", "".join(slots))
-    # Branch numbering: the main line is 0; each later child of a node starts the next
-    # number, its parent branch the node's; numbered parents-first (pre-order).
     branch_lines: list[tuple[int, int, int, str]] = []
     comment_tags: list[tuple[str, str]] = []
     if game.comment:
         comment_tags.append(("comment0", _escape(game.comment)))
-    count = 0
-    # (first node of a branch, branch number, ply of that node, parent branch)
-    stack: list[tuple[ChildNode, int, int, int]] = []
-    if game.variations:
-        for child in reversed(game.variations[1:]):
-            stack.append((child, -1, 1, 0))
-        stack.append((game.variations[0], 0, 1, 0))
-    while stack:
-        node, branch, ply, parent = stack.pop()
-        if branch < 0:
-            count += 1
-            branch = count
-        moves = []
-        pending: list[tuple[ChildNode, int, int, int]] = []
-        current: ChildNode | None = node
-        n = ply
-        while current is not None:
-            moves.append(_pair(current.move.from_square) + _pair(current.move.to_square))
-            if current.comment:
-                key = f"comment{n}" if branch == 0 else f"comment{branch}_{n}"
-                comment_tags.append((key, _escape(current.comment)))
-            for child in current.variations[1:]:
-                pending.append((child, -1, n + 1, branch))
-            current = current.variations[0] if current.variations else None
-            n += 1
-        branch_lines.append((parent, ply, branch, "".join(moves)))
-        # Siblings of this branch's first move come after it, then the branches inside it.
-        for item in reversed(pending):
-            stack.append(item)
+    for line in walk(game, _DhtmlBranches()):
+        if line.moves:
+            comment_tags += line.comments
+            branch_lines.append((line.parent, line.ply, line.number, "".join(line.moves)))
     for parent, ply, branch, text in branch_lines:
         if branch == 0:
             tag("movelist", text)
@@ -386,3 +359,46 @@ def write_dhtml(game: GameNode) -> str:
         tag(key, value)
     lines.append("[/DhtmlXQ]")
     return "\n".join(lines) + "\n"
+
+
+class _Branch:
+    """One DhtmlXQ branch: its number, its parent's, the ply of its first move, its moves."""
+
+    __slots__ = ("number", "parent", "ply", "moves", "comments")
+
+    def __init__(self, number: int, parent: int) -> None:
+        self.number = number
+        self.parent = parent
+        self.ply = 1
+        self.moves: list[str] = []
+        self.comments: list[tuple[str, str]] = []
+
+
+class _DhtmlBranches(Visitor[list[_Branch]]):
+    """The branches of the tree, numbered as DhtmlXQ does: the main line is 0; each later
+    child of a node starts the next number (parents first: the walk's order), its parent
+    branch the node's."""
+
+    def __init__(self) -> None:
+        self.branches = [_Branch(0, 0)]
+        self.open = [self.branches[0]]
+
+    def visit_move(self, board: Position | None, node: ChildNode, ply: int) -> None:
+        branch = self.open[-1]
+        if not branch.moves:
+            branch.ply = ply
+        branch.moves.append(_pair(node.move.from_square) + _pair(node.move.to_square))
+        if node.comment:
+            key = f"comment{ply}" if branch.number == 0 else f"comment{branch.number}_{ply}"
+            branch.comments.append((key, _escape(node.comment)))
+
+    def begin_variation(self, node: ChildNode) -> None:
+        branch = _Branch(len(self.branches), self.open[-1].number)
+        self.branches.append(branch)
+        self.open.append(branch)
+
+    def end_variation(self) -> None:
+        self.open.pop()
+
+    def result(self) -> list[_Branch]:
+        return self.branches
