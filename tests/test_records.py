@@ -177,7 +177,7 @@ def test_convert_xqf_to_pgn(tmp_path: Path) -> None:
     [
         (["missing.pgn", "out.pgn"], "No such file"),
         (["in.pgn", "out.txt"], "no game-record format is written as '.txt'"),
-        (["in.pgn", "in.pgn"], "IN and OUT are the same file"),
+        (["in.pgn", "in.pgn"], "the output is also the input"),
         (["in.pgn", "out.pgn", "--from", "cbz"], "no game-record format 'cbz'"),
         (["in.pgn", "out.pgn", "--from", "xqf"], "not an XQF file"),
     ],

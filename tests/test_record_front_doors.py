@@ -1,0 +1,216 @@
+"""The record front doors without traps (issue 27 item 6) and a user's file never destroyed
+(issue 30 section 1): a file name is never read as PGN text, a non-record is refused, and
+write_games / convert check everything first, write beside the target and replace it only
+on success, and refuse an output that is the input by identity."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pyffish
+import pytest
+
+from xiangqi import Position, generate_legal
+from xiangqi.__main__ import main
+from xiangqi.notation import iccs
+from xiangqi.pgn import Game, read_game, read_games
+from xiangqi.records import (
+    RecordFileError,
+    UnknownFormatError,
+    open_games,
+    write_games,
+)
+
+BIG5 = Path(__file__).parent / "data" / "games" / "ccpd-big5" / "master-002.pgn"
+TWO_GAMES = '[Event "one"]\n\n1. h2e2 h9g7 *\n\n[Event "two"]\n\n1. c3c4 1-0\n'
+MARKDOWN = "# Notes\n\nSome *prose* about xiangqi, with a [link](https://example.org).\n"
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- a file name is never read as PGN text ------------------------------------------------
+
+
+def test_a_str_naming_a_file_is_refused_saying_to_pass_a_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path / "games.pgn", TWO_GAMES)
+    monkeypatch.chdir(tmp_path)
+    for name in (str(path), "games.pgn"):  # absolute, and relative to the working directory
+        with pytest.raises(TypeError, match="pathlib.Path"):
+            read_game(name)
+        with pytest.raises(TypeError, match="pathlib.Path"):
+            read_games(name)
+    # A str that names no file is PGN text, as before.
+    game = read_game("1. h2e2 h9g7 *")
+    assert game is not None and [m.iccs() for m in game.mainline_moves()] == ["h2e2", "h9g7"]
+
+
+def test_a_path_opens_the_file_with_its_encoding_sniffed(tmp_path: Path) -> None:
+    path = write(tmp_path / "games.pgn", TWO_GAMES)
+    first = read_game(path)
+    assert first is not None and first.tags["Event"] == "one"
+    games = read_games(path)
+    assert iter(games) is games  # always an iterator (issue 26)
+    assert [g.tags["Event"] for g in games] == ["one", "two"]
+    # A Big5 file from the Chinese Chess Practical Dataset: decoded by Python's cp950 codec
+    # (independent of the sniffing), then read as text, gives the same game.
+    expected = read_game(BIG5.read_bytes().decode("cp950"))
+    got = read_game(BIG5)
+    assert got is not None and expected is not None
+    assert got.tags == expected.tags and got.errors == []
+    assert got.mainline_moves() == expected.mainline_moves()
+
+
+# -- a non-record is refused ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        MARKDOWN,
+        "1. Install the package\n2. Run it\n",
+        "hello world\n",
+        "".join(map(chr, range(32, 127))),
+    ],
+)
+def test_open_games_refuses_what_is_no_game_record(tmp_path: Path, text: str) -> None:
+    path = write(tmp_path / "notes.md", text)
+    with pytest.raises(UnknownFormatError, match="not a game record"):
+        open_games(path)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. h2e2 h9g7 *\n",  # move text only
+        '[Event "x"]\n',  # tags only
+        "%escape\n; a line comment\n{a comment} 1. 炮二平五 马８进７ *\n",
+        "炮二平五 马８进７ *\n",  # Chinese moves without numbers
+        "1. Che3 Hg8 *\n",  # SAN
+    ],
+)
+def test_open_games_recognises_pgn_by_its_structure(tmp_path: Path, text: str) -> None:
+    path = write(tmp_path / "game.txt", text)
+    games = list(open_games(path))
+    assert len(games) == 1 and games[0].errors == []
+
+
+def test_convert_refuses_a_markdown_file_with_a_status_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write(tmp_path / "README.md", MARKDOWN)
+    target = tmp_path / "out.pgn"
+    assert main(["convert", str(source), str(target)]) == 2
+    assert "not a game record" in capsys.readouterr().err
+    assert not target.exists() and os.listdir(tmp_path) == ["README.md"]
+
+
+# -- SAN on game nodes --------------------------------------------------------------------------
+
+
+def test_node_san_is_fairy_stockfishs_san_over_random_games() -> None:
+    rng = random.Random(27)
+    checked = 0
+    for _ in range(20):
+        game = Game()
+        pos = Position()
+        node = game
+        for _ in range(rng.randrange(10, 60)):
+            moves = generate_legal(pos)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            expected = pyffish.get_san(
+                "xiangqi", pos.fen(), iccs(move, "ranks1"), False, pyffish.NOTATION_SAN
+            )
+            node = node.add_variation(move)
+            assert node.san() == expected, (pos.fen(), move)
+            pos.push(move)
+            checked += 1
+    assert checked > 300
+
+
+# -- a user's file is never destroyed -------------------------------------------------------
+
+
+def test_convert_a_part_file_to_its_own_name_keeps_the_input(tmp_path: Path) -> None:
+    # The old convert wrote OUT + ".part": here that is IN, which it truncated.
+    source = write(tmp_path / "games.pgn.part", TWO_GAMES)
+    target = tmp_path / "games.pgn"
+    assert main(["convert", str(source), str(target)]) == 0
+    assert source.read_text(encoding="utf-8") == TWO_GAMES
+    assert [g.tags["Event"] for g in read_games(target)] == ["one", "two"]
+    assert sorted(os.listdir(tmp_path)) == ["games.pgn", "games.pgn.part"]  # no temporary left
+
+
+def test_convert_refuses_an_output_that_is_the_input_by_identity(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write(tmp_path / "games.pgn", TWO_GAMES)
+    alias = tmp_path / "alias.pgn"
+    os.link(source, alias)  # another name, the same file
+    link = tmp_path / "link.pgn"
+    link.symlink_to(source)
+    for target in (source, alias, link):
+        assert main(["convert", str(source), str(target)]) == 2
+        assert "the output is also the input" in capsys.readouterr().err
+    assert source.read_text(encoding="utf-8") == TWO_GAMES
+
+
+def test_write_games_refuses_to_write_over_the_file_it_reads(tmp_path: Path) -> None:
+    path = write(tmp_path / "games.pgn", TWO_GAMES)
+    games = open_games(path)
+    with pytest.raises(RecordFileError, match="the output is also the input"):
+        write_games(games, path)
+    games.close()  # type: ignore[attr-defined]
+    assert path.read_text(encoding="utf-8") == TWO_GAMES
+    # ... also through another name of the same file
+    alias = tmp_path / "alias.pgn"
+    os.link(path, alias)
+    games = open_games(path)
+    with pytest.raises(RecordFileError):
+        write_games(games, alias)
+    games.close()  # type: ignore[attr-defined]
+    assert path.read_text(encoding="utf-8") == TWO_GAMES
+    # Read into memory first, then writing back is fine.
+    games_read = list(open_games(path))
+    assert write_games(games_read, path) == 2
+    assert [g.tags["Event"] for g in read_games(path)] == ["one", "two"]
+
+
+def test_a_failed_write_games_leaves_the_old_file_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "game.xqf"
+    old = b"an earlier file, not to be lost"
+    path.write_bytes(old)
+    os.chmod(path, 0o640)
+    games = list(read_games(TWO_GAMES))
+    with pytest.raises(UnknownFormatError, match="one game"):
+        write_games(games, path)  # XQF holds one game: fails at the second
+    assert path.read_bytes() == old and os.listdir(tmp_path) == ["game.xqf"]
+    # A success replaces it and keeps its permissions.
+    assert write_games(games[:1], path) == 1
+    assert path.read_bytes().startswith(b"XQ") and (path.stat().st_mode & 0o777) == 0o640
+
+
+def test_write_games_checks_its_arguments_before_touching_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "out.pgn"
+    games = [Game()]
+    with pytest.raises(UnknownFormatError):
+        write_games(games, path, format="nonsense")
+    with pytest.raises(UnknownFormatError):
+        write_games(games, tmp_path / "out.unknown")
+    with pytest.raises(TypeError):
+        write_games(games, 42)  # type: ignore[arg-type]
+    (tmp_path / "dir.pgn").mkdir()
+    with pytest.raises(RecordFileError, match="directory"):
+        write_games(games, tmp_path / "dir.pgn")
+    assert sorted(os.listdir(tmp_path)) == ["dir.pgn"]
+    assert write_games(games, path) == 1
+    again = read_game(path)
+    assert again is not None and again.mainline_moves() == [] and again.errors == []
