@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -207,3 +209,30 @@ def test_a_library_path_is_mapped_and_closed_after_reading(tmp_path: Path) -> No
     (tmp_path / "empty.cbl").write_bytes(b"")
     with pytest.raises(InvalidCbrError, match="0 bytes"):
         read_cbl(str(tmp_path / "empty.cbl"))
+
+
+def test_a_library_that_shrinks_while_read_gives_errors_not_sigbus(tmp_path: Path) -> None:
+    # issue 30: read_cbl memory-mapped the file, and a file truncated meanwhile killed the
+    # interpreter with SIGBUS. Run in a child process, so a crash fails this test instead of
+    # killing the test run: the library is truncated after the first game is read.
+    game = Game()
+    for text in ("h2e2", "h9g7", "h0g2"):
+        game.add_move(M(text))
+    path = tmp_path / "lib.cbl"
+    path.write_bytes(encode_cbl([encode_cbr(game)] * 40))
+    code = (
+        "import os, sys\n"
+        "from xiangqi.records.cbr import read_cbl\n"
+        "games = read_cbl(sys.argv[1])\n"
+        "first = next(games)\n"
+        "os.truncate(sys.argv[1], 70_000)\n"
+        "rest = list(games)\n"
+        "print(len(first.mainline_moves()), len(rest))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    first, rest = map(int, done.stdout.split())
+    assert first == 3 and rest < 39  # the games past the cut are gone, nothing crashed
