@@ -214,3 +214,41 @@ def test_write_games_checks_its_arguments_before_touching_a_file(tmp_path: Path)
     assert write_games(games, path) == 1
     again = read_game(path)
     assert again is not None and again.mainline_moves() == [] and again.errors == []
+
+
+# -- formats by their structure (issue 30 section 3) ---------------------------------------
+
+
+def test_a_pgn_quoting_dhtml_or_cbf_in_a_comment_is_still_pgn(tmp_path: Path) -> None:
+    for quote in (
+        "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]",
+        "<ChineseChessRecord>",
+    ):
+        text = (
+            '[Event "one"]\n\n{the site wrote it as ' + quote + "} 1. h2e2 h9g7 *\n\n"
+            '[Event "two"]\n\n1. c3c4 *\n\n[Event "three"]\n\n1. b2e2 *\n'
+        )
+        path = write(tmp_path / "games.pgn", text)
+        games = list(open_games(path))
+        assert [g.tags["Event"] for g in games] == ["one", "two", "three"], quote
+        assert quote in games[0].comment
+
+
+@pytest.mark.parametrize(
+    "xml",
+    [
+        '<Move value="77²7"/>',
+        '<Move value="7' + "7" * 5000 + '"/>',
+    ],
+)
+def test_odd_numbers_in_cbf_fields_give_the_librarys_errors(tmp_path: Path, xml: str) -> None:
+    for result in ("²", "1" * 5000):
+        text = (
+            '<?xml version="1.0" encoding="utf-8"?><ChineseChessRecord Version="1.0"><Head>'
+            f"<RecordResult>{result}</RecordResult></Head>"
+            f'<MoveList><Move value="00-00"/>{xml}</MoveList></ChineseChessRecord>'
+        )
+        path = write(tmp_path / "game.cbf", text)
+        (game,) = list(open_games(path))
+        assert game.result == "*" and game.variations == [] and game.errors
+        assert main(["convert", str(path), str(tmp_path / "out.pgn")]) == 0

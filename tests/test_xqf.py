@@ -254,3 +254,20 @@ def test_sniff() -> None:
     assert sniff(write_xqf(sample_game()))
     assert not sniff(b'[Game "Chinese Chess"]')
     assert not sniff(b"XQ\x30")
+
+
+def test_a_diagram_with_both_kings_in_check_is_read_with_an_error() -> None:
+    # issue 30: 14 of 5,054 real puzzle files have both kings in check (a final position
+    # printed as an illustration). Red's king d0, rook f5 (checks Black's king f9 up the f
+    # file); Black's rook d4 checks Red's king down the d file; the kings do not face.
+    start = bytes([0x18, 0x20, 0xF0, 0]) + (0).to_bytes(4, "little")
+    move = bytes([55 + 0x18, 56 + 0x20, 0x00, 0]) + (0).to_bytes(4, "little")  # f5-f6
+    data = _one_piece_file({0: 55, 4: 30, 16: 34, 20: 59}, 0, start + move)
+    game = read_xqf(data)
+    assert game.tags["FEN"] == "5k3/9/9/9/5R3/3r5/9/9/9/3K5 w - - 0 1"
+    assert game.variations == [] and len(game.errors) == 1 and game.errors[0].ply == 0
+    assert "both kings in check" in str(game.errors[0])
+    # the game survives its own writers: PGN keeps the diagram, XQF reads back the same
+    assert '[FEN "5k3/9/9/9/5R3/3r5/9/9/9/3K5 w - - 0 1"]' in game.to_pgn("WXF")
+    again = read_xqf(write_xqf(game))
+    assert again.fen == game.fen and [str(e) for e in again.errors] == [str(game.errors[0])]

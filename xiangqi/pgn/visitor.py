@@ -58,7 +58,7 @@ class Visitor(Generic[T]):
 def walk(game: Game, visitor: Visitor[T]) -> T:
     """Walk game's tree in PGN order (see the module docstring); return ``visitor.result()``."""
     visitor.begin_game(game)
-    board = game.board() if visitor.needs_board else None
+    board = game.board() if visitor.needs_board and game.variations else None
     ply = 0  # moves played from the start to where the walk stands
     # Work stack: ("line", node) walks what follows node (the walk stands at node);
     # ("var", child) opens a variation; ("step", child) steps into the main-line child;

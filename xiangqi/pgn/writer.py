@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .._checks import check_int
-from ..fen import START_FEN
+from ..fen import START_FEN, parse_fen
 from ..move import Move
 from ..notation import chinese, iccs, san, wxf
 from ..pieces import Color
@@ -72,8 +72,8 @@ class _MoveText(Visitor[list[str]]):
         _check_text(game.comment, "the game's comment")
         if game.comment.strip():
             self.tokens.append(_comment(game.comment))
-        start = Position(game.fen)
-        self.red_first = start.turn == Color.RED
+        start = parse_fen(game.fen)  # syntax only: a kept diagram no side can move from
+        self.red_first = start.side == Color.RED
         self.start_number = start.fullmove_number
 
     def begin_variation(self, node: ChildNode) -> None:

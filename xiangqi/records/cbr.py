@@ -55,6 +55,7 @@ from .common import (
     Record,
     Source,
     add_error,
+    ascii_int,
     board_text,
     build_tree,
     load_start,
@@ -337,7 +338,7 @@ CBF_TAGS = {
 
 
 def _cbf_square(text: str) -> int | None:
-    if len(text) != 2 or not text.isdigit() or text[0] == "9":
+    if len(text) != 2 or ascii_int(text) is None or text[0] == "9":
         return None
     return int(text[0]) + 9 * (9 - int(text[1]))
 
@@ -372,8 +373,8 @@ def read_cbf(source: Source) -> Game:
     for name, tag in CBF_TAGS.items():
         if values.get(name):
             game.tags[tag] = values[name]
-    code = values.get("RecordResult", "0")
-    game.tags["Result"] = RESULTS.get(int(code), "*") if code.isdigit() else "*"
+    code = ascii_int(values.get("RecordResult", "0"))
+    game.tags["Result"] = RESULTS.get(code, "*") if code is not None else "*"
     if moves:
         game.comment = _cbf_comment(moves[0])
     pos = game.board()

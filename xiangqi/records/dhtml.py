@@ -38,7 +38,15 @@ from ..move import Move
 from ..pgn import ChildNode, Game, GameNode
 from ..pgn.visitor import Visitor, walk
 from ..position import Position
-from .common import Source, add_error, board_text, load_start, piece_at, read_source
+from .common import (
+    Source,
+    add_error,
+    board_text,
+    load_start,
+    piece_at,
+    read_source,
+    start_pieces,
+)
 
 __all__ = ["InvalidDhtmlError", "read_dhtml", "sniff", "write_dhtml"]
 
@@ -70,14 +78,17 @@ RESULT_WORDS = {
     "红负": "0-1",
     "和": "1/2-1/2",
     "和棋": "1/2-1/2",
+    "和局": "1/2-1/2",  # as dpxq.com's records write a draw
+    "平局": "1/2-1/2",
     "红和": "1/2-1/2",
     "黑和": "1/2-1/2",
 }
 _RESULT_TEXT = {"1-0": "红胜", "0-1": "黑胜", "1/2-1/2": "和棋"}
 _TRADITIONAL = str.maketrans({"紅": "红", "勝": "胜", "負": "负"})
 _ECCO = re.compile(r"([A-E][0-9]{2})\b\s*(.*)", re.S)
-_COMMENT_KEY = re.compile(r"comment(?:([0-9]+)_)?([0-9]+)")
-_BRANCH_KEY = re.compile(r"move_([0-9]+)_([0-9]+)_([0-9]+)")
+# Branch and ply numbers: at most 9 digits (a record's numbers never come close).
+_COMMENT_KEY = re.compile(r"comment(?:([0-9]{1,9})_)?([0-9]{1,9})")
+_BRANCH_KEY = re.compile(r"move_([0-9]{1,9})_([0-9]{1,9})_([0-9]{1,9})")
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 #: At most this many characters of input are quoted in an error message.
 _QUOTE = 60
@@ -130,8 +141,13 @@ def _tags(text: str) -> dict[str, str]:
 
 
 def _unescape(value: str) -> str:
+    """The text of a tag value: "||" is a line break, \\uXXXX a UTF-16 code unit (a pair of
+    them one character outside the BMP; a lone surrogate becomes U+FFFD)."""
     value = value.replace("||", "\n")
-    return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), value)
+    value = _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), value)
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        value = value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return value
 
 
 def _escape(value: str) -> str:
@@ -159,18 +175,22 @@ def _normal_result(text: str) -> str:
     return RESULT_WORDS.get(word, "*")
 
 
-def _start(tags: dict[str, str]) -> str:
-    """FEN board text of the binit (or fen) tag; the usual start when both are missing."""
+def _start(tags: dict[str, str]) -> tuple[str, str | None]:
+    """FEN board text of the binit (or fen) tag (the usual start when both are missing), and
+    the side to move a fen tag gives ("w" or "b"; None when it gives none)."""
     if tags.get("fen"):
-        fen = tags["fen"]
+        fields = tags["fen"].split()
+        side = None
+        if len(fields) > 1 and fields[1] in ("w", "r", "b"):
+            side = "b" if fields[1] == "b" else "w"
         try:
-            return Position(fen if " " in fen else fen + " w - - 0 1").board_fen()
+            return Position(f"{fields[0] if fields else ''} w - - 0 1").board_fen(), side
         except XiangqiError as exc:
             raise InvalidDhtmlError(f"DhtmlXQ_fen is not a position: {exc}") from None
     binit = tags.get("binit", "")
     if not binit:
-        return Position().board_fen()
-    if len(binit) != 64 or not binit.isdigit():
+        return Position().board_fen(), None
+    if len(binit) != 64 or not (binit.isascii() and binit.isdigit()):
         raise InvalidDhtmlError(f"DhtmlXQ_binit must be 64 digits, got {binit[:_QUOTE]!r}")
     board: list[str | None] = [None] * 90
     for i in range(32):
@@ -181,7 +201,7 @@ def _start(tags: dict[str, str]) -> str:
         if board[square] is not None:
             raise InvalidDhtmlError(f"DhtmlXQ_binit puts two pieces on square {x}{y}: {binit!r}")
         board[square] = PIECE_ORDER[i]
-    return board_text(board)
+    return board_text(board), None
 
 
 def _moves(text: str) -> tuple[list[tuple[int | None, int | None]], str]:
@@ -190,7 +210,7 @@ def _moves(text: str) -> tuple[list[tuple[int | None, int | None]], str]:
     usable = len(text) - len(text) % 4
     for i in range(0, usable, 4):
         chunk = text[i : i + 4]
-        if not chunk.isdigit():
+        if not (chunk.isascii() and chunk.isdigit()):
             return moves, text[i:]
         moves.append((_move_square(chunk[0], chunk[1]), _move_square(chunk[2], chunk[3])))
     return moves, text[usable:]
@@ -207,11 +227,11 @@ def read_dhtml(source: Source) -> Game:
     tags = _tags(text)
     if not tags:
         raise InvalidDhtmlError(f"no [DhtmlXQ_...] tags in the text: {text[:_QUOTE]!r}")
-    board = _start(tags)
+    board, side_given = _start(tags)
     # dpxq's own player rewrites movelist as move_0_1_0; some pages carry only that.
     main, rest = _moves(tags.get("movelist", tags.get("move_0_1_0", "")))
-    side = "w"
-    if main and main[0][0] is not None:
+    side = side_given or "w"
+    if main and main[0][0] is not None:  # the first move's piece says whose move it is
         letter = piece_at(board, main[0][0])
         side = "b" if letter is not None and letter.islower() else "w"
     try:
@@ -246,7 +266,9 @@ def read_dhtml(source: Source) -> Game:
         add_error(game, f"DhtmlXQ_movelist ends in text that is no move: {rest[:_QUOTE]!r}", 0)
     # (branch, ply) -> the node from which that ply is played (vschess's table).
     table: dict[tuple[int, int], GameNode] = {(0, 1): game}
-    _grow(game, game, main, 0, 1, comments, table)
+    #: the branch number of each branch's first node, for the legality check's messages
+    first_of: dict[int, int] = {}
+    _grow(game, game, main, 0, 1, comments, table, first_of)
     # Branches hang from branches read before them: walk from the main line outwards.
     queue = [0]
     placed = {0}
@@ -268,12 +290,13 @@ def read_dhtml(source: Source) -> Game:
             moves, bad = _moves(value)
             if bad:
                 add_error(game, f"DhtmlXQ branch {branch} ends in no move: {bad[:_QUOTE]!r}", ply)
-            _grow(game, target, moves, branch, ply, comments, table)
+            _grow(game, target, moves, branch, ply, comments, table, first_of)
             placed.add(branch)
             queue.append(branch)
     for parent, lost in branches.items():
         for branch, ply, _, _ in lost:
             add_error(game, f"DhtmlXQ branch {branch} hangs from missing branch {parent}", ply)
+    _drop_illegal(game, first_of)
     return game
 
 
@@ -285,24 +308,52 @@ def _grow(
     ply: int,
     comments: dict[tuple[int, int], str],
     table: dict[tuple[int, int], GameNode],
+    first_of: dict[int, int],
 ) -> None:
-    """Play moves from node as branch (its first move is ply), registering each node."""
-    if not moves:
-        return
-    pos = node.board()
+    """Hang moves from node as branch (its first move is ply), registering each node. The
+    moves are checked afterwards, all in one walk (_drop_illegal): no replay per branch."""
     for i, (frm, to) in enumerate(moves):
         n = ply + i
-        try:
-            if frm is None or to is None or frm == to:
-                raise IllegalMoveError("the digits name no move on the board")
-            move = Move(frm, to)
-            pos.push(move)
-        except IllegalMoveError as exc:
-            add_error(game, f"DhtmlXQ branch {branch} ply {n} is not legal, rest dropped: {exc}", n)
+        if frm is None or to is None or frm == to:
+            add_error(game, f"DhtmlXQ branch {branch} ply {n} names no move, rest dropped", n)
             return
-        node = ChildNode(node, move, comments.get((branch, n), ""), "", set())
+        node = ChildNode(node, Move(frm, to), comments.get((branch, n), ""), "", set())
         node.parent.variations.append(node)
+        if i == 0:
+            first_of[id(node)] = branch
         table[(branch, n + 1)] = node
+
+
+def _drop_illegal(game: Game, first_of: dict[int, int]) -> None:
+    """One walk of the tree with one Position (push, pop): a move that is not legal where it
+    stands is removed with everything after it, and recorded. Linear in the tree's size."""
+    pos = game.board()
+    # (node, branch): enter node; None: leave the node entered last (pop its move)
+    stack: list[tuple[ChildNode, int] | None] = [
+        (c, first_of.get(id(c), 0)) for c in reversed(game.variations)
+    ]
+    ply = 0
+    while stack:
+        item = stack.pop()
+        if item is None:
+            pos.pop()
+            ply -= 1
+            continue
+        node, branch = item
+        try:
+            pos.push(node.move)
+        except IllegalMoveError as exc:
+            node.parent.variations.remove(node)
+            add_error(
+                game,
+                f"DhtmlXQ branch {branch} ply {ply + 1} is not legal, rest dropped: {exc}",
+                ply + 1,
+            )
+            continue
+        ply += 1
+        stack.append(None)
+        for child in reversed(node.variations):
+            stack.append((child, first_of.get(id(child), branch)))
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -332,16 +383,17 @@ def write_dhtml(game: GameNode) -> str:
     result = game.tags.get("Result", "*")
     if result in _RESULT_TEXT:
         tag("result", _RESULT_TEXT[result])
-    pos = Position(game.fen)
+    pieces, side, _ = start_pieces(game)
     slots = ["99"] * 32
-    for square, piece in sorted(pos.piece_map().items()):
-        letter = piece.symbol()
+    for square, letter in sorted(pieces.items()):
         letter = {"E": "B", "H": "N", "e": "b", "h": "n"}.get(letter, letter)
         for i in range(32):
             if PIECE_ORDER[i] == letter and slots[i] == "99":
                 slots[i] = _pair(square)
                 break
     tag("binit", "".join(slots))
+    if side == 1:  # binit has no side to move: say it, as the fen tag's side field
+        tag("fen", game.fen)
     branch_lines: list[tuple[int, int, int, str]] = []
     comment_tags: list[tuple[str, str]] = []
     if game.comment:

@@ -44,10 +44,20 @@ record), which every XQF reader accepts.
 from __future__ import annotations
 
 from ..errors import XiangqiError
+from ..fen import START_FEN
 from ..pgn import ChildNode, Game, GameNode
 from ..pgn.visitor import Visitor, walk
 from ..position import Position
-from .common import Record, Source, add_error, board_text, build_tree, load_start, piece_at
+from .common import (
+    Record,
+    Source,
+    add_error,
+    board_text,
+    build_tree,
+    load_start,
+    piece_at,
+    start_pieces,
+)
 from .common import read_source as _read_source
 
 __all__ = ["InvalidXqfError", "read_xqf", "sniff", "write_xqf"]
@@ -217,8 +227,8 @@ def read_xqf(source: Source) -> Game:
     side = "b" if data[50] == 1 else "w"
     root = reader.record()
     if root is None:
-        _finish(game, board, side)
-        add_error(game, "XQF move records cut short at the start", 0)
+        if _finish(game, board, side):
+            add_error(game, "XQF move records cut short at the start", 0)
         return game
     _, _, has_next, _, game.comment = root
     # Black may move first even when the header says Red: the first move decides.
@@ -230,20 +240,47 @@ def read_xqf(source: Source) -> Game:
             letter = piece_at(board, first[0])
             if letter is not None:
                 side = "w" if letter.isupper() else "b"
-    _finish(game, board, side)
-    if has_next:
+    if _finish(game, board, side) and has_next:
         build_tree(game, reader.record, "XQF")
     return game
 
 
-def _finish(game: Game, board: str, side: str) -> None:
+def _finish(game: Game, board: str, side: str) -> bool:
+    """Set the start FEN; False when no move can be played from the start diagram."""
     try:
         fen, note = load_start(board, side)
     except XiangqiError as exc:
-        raise InvalidXqfError(f"the XQF start position is not a valid position: {exc}") from None
+        if not _both_in_check(board):
+            raise InvalidXqfError(
+                f"the XQF start position is not a valid position: {exc}"
+            ) from None
+        # Puzzle books print final positions with both kings in check: read the file
+        # (tags, the diagram kept as the FEN tag), and say why no move is read from it.
+        game.tags["FEN"] = f"{board} {side} - - 0 1"
+        add_error(
+            game,
+            "XQF: the start diagram has both kings in check (an illustrative final "
+            "position): no move can be played from it, and none is read",
+            0,
+        )
+        return False
     game.tags["FEN"] = fen
     if note is not None:
         add_error(game, f"XQF: {note}", 0)
+    return True
+
+
+def _both_in_check(board: str) -> bool:
+    """Is the diagram refused with either side to move because the other is in check?"""
+    for side in "wb":
+        try:
+            Position(f"{board} {side} - - 0 1")
+        except XiangqiError as exc:
+            if "is in check but it is" not in str(exc):
+                return False
+        else:
+            return False
+    return True
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -284,12 +321,11 @@ def write_xqf(game: GameNode) -> bytes:
     """
     if not isinstance(game, Game):
         raise TypeError(f"write_xqf() takes a pgn.Game, got {type(game).__name__}")
-    pos = Position(game.fen)
+    pieces, side, board = start_pieces(game)
     head = bytearray(HEADER_SIZE)
     head[0:3] = b"XQ\x0a"
     slots = [0xFF] * 32
-    for square, piece in sorted(pos.piece_map().items()):
-        letter = piece.symbol()
+    for square, letter in sorted(pieces.items()):
         kind = _KIND_CODES.get(letter.upper(), letter.upper())
         base = 0 if letter.isupper() else 16
         for slot in range(16):
@@ -297,9 +333,9 @@ def write_xqf(game: GameNode) -> bytes:
                 slots[base + slot] = _byte_of(square)
                 break
     head[16:48] = bytes(slots)
-    head[50] = 1 if pos.turn == 1 else 0
+    head[50] = 1 if side == 1 else 0
     head[51] = _RESULT_CODES.get(game.tags.get("Result", "*"), 0)
-    head[64] = 0 if pos.fen().split()[0] == Position().fen().split()[0] else 3
+    head[64] = 0 if board == START_FEN.split()[0] else 3
     for offset, size, name in STRINGS:
         raw = _encode_text(game.tags.get(name, ""), size - 1)
         head[offset] = len(raw)
