@@ -12,7 +12,7 @@ from pathlib import Path
 import pyffish
 import pytest
 
-from xiangqi import Position, generate_legal
+from xiangqi import Move, Position, generate_legal
 from xiangqi.__main__ import main
 from xiangqi.notation import iccs
 from xiangqi.pgn import Game, read_game, read_games
@@ -252,3 +252,52 @@ def test_odd_numbers_in_cbf_fields_give_the_librarys_errors(tmp_path: Path, xml:
         (game,) = list(open_games(path))
         assert game.result == "*" and game.variations == [] and game.errors
         assert main(["convert", str(path), str(tmp_path / "out.pgn")]) == 0
+
+
+# -- null moves (issue 30 section 4) ----------------------------------------------------------
+
+
+def null_game() -> Game:
+    game = Game()
+    for move in (Move.from_iccs("h2e2"), Move.null(), Move.from_iccs("h0g2")):
+        game.add_move(move)
+    game.add_move(Move.from_iccs("h9g7"))
+    game.variations[0].add_variation(Move.from_iccs("h9g7"))  # a variation beside the pass
+    return game
+
+
+@pytest.mark.parametrize("fmt", ["ICCS", "WXF", "Chinese", "SAN"])
+def test_pgn_writes_a_null_move_as_python_chess_does_and_reads_it_back(fmt: str) -> None:
+    game = null_game()
+    text = game.to_pgn(fmt)
+    assert " -- " in text and "00-00" not in text  # python-chess's token for a null move
+    again = read_game(text)
+    assert again is not None and again.errors == []
+    assert again.mainline_moves() == game.mainline_moves()
+    assert again.to_pgn(fmt) == text
+
+
+def test_a_null_move_while_in_check_is_read_as_an_error() -> None:
+    # Red's rook moves to e0 and checks: Black may not pass (Position.push refuses it).
+    game = read_game('[FEN "4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1"]\n\n1. f0e0 -- *\n')
+    assert game is not None and len(game.errors) == 1
+    assert "null move" in str(game.errors[0]) and game.unread == ["--"]
+
+
+def test_notation_writers_refuse_a_null_move_saying_so() -> None:
+    from xiangqi.notation import chinese, san, wxf
+
+    for write in (wxf, chinese, san):
+        with pytest.raises(ValueError, match="null move"):
+            write(Position(), Move.null())
+
+
+@pytest.mark.parametrize("suffix", [".xqf", ".dhtml"])
+def test_xqf_and_dhtml_refuse_a_null_move_and_leave_the_file(tmp_path: Path, suffix: str) -> None:
+    from xiangqi.records import UnwritableGameError
+
+    path = tmp_path / f"game{suffix}"
+    path.write_bytes(b"old")
+    with pytest.raises(UnwritableGameError, match="null move.*ply 2"):
+        write_games([null_game()], path)
+    assert path.read_bytes() == b"old"

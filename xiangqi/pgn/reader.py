@@ -376,6 +376,8 @@ def _comment_start(line: str, start: int) -> int:
     return end
 
 
+#: The null move (a pass) as python-chess writes it ("--") and as UCI writes it ("0000").
+_NULL_WORDS = frozenset(("--", "0000"))
 _MOVE_NUMBER = re.compile(r"\d+\s*(?:\.+|、|。)\s*")
 _FIRST_WORD = re.compile(r"[^\s(){};$]+")
 
@@ -830,6 +832,10 @@ def _parse_san_in_game(pos: Position, word: str, reader: _GameReader | None) -> 
 
 def _parse_move(pos: Position, word: str, reader: _GameReader | None = None) -> Move:
     """The legal move a move token names, in whichever notation it is written."""
+    if word in _NULL_WORDS:
+        if pos.is_check():  # Position.push refuses it then: say so as for any illegal move
+            raise IllegalMoveError("a null move (a pass) while in check is illegal")
+        return Move.null()
     if not word.isascii():
         return parse_chinese(pos, word.rstrip("+#"))
     bare = word.rstrip("+#")

@@ -94,7 +94,9 @@ class _MoveText(Visitor[list[str]]):
         elif self.need_number:
             self.tokens.append(f"{self.start_number + half // 2}...")
         move = node.move
-        if board is None:
+        if not move:
+            self.tokens.append("--")  # the null move, as python-chess writes it
+        elif board is None:
             self.tokens.append(iccs(move, "dashed"))
         elif self.fmt == "WXF":
             self.tokens.append(wxf(board, move))

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Union
 
 from ..errors import XiangqiError
+from .common import UnwritableGameError
 
 if TYPE_CHECKING:
     from ..pgn import Game
@@ -35,6 +36,7 @@ __all__ = [
     "RecordFileError",
     "RecordFormat",
     "UnknownFormatError",
+    "UnwritableGameError",
     "find_format",
     "format_for_path",
     "formats",

@@ -42,6 +42,18 @@ def read_source(source: object, who: str) -> bytes:
     )
 
 
+class UnwritableGameError(XiangqiError):
+    """A game that a record format cannot hold (a null move in XQF or DhtmlXQ)."""
+
+
+def refuse_null(node: ChildNode, ply: int, what: str) -> None:
+    """Refuse a null move (Move.null()): XQF and DhtmlXQ have no way to write a pass."""
+    if not node.move:
+        raise UnwritableGameError(
+            f"{what} cannot hold a null move (a pass), at ply {ply}; PGN can (it writes '--')"
+        )
+
+
 def ascii_int(text: str, digits: int = 9) -> int | None:
     """text as a number if it is 1..digits ASCII digits, else None: ``str.isdigit`` also
     takes "²" and "٣", which ``int`` refuses or reads, and a 5,000-digit field is beyond

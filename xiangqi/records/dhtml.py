@@ -45,6 +45,7 @@ from .common import (
     load_start,
     piece_at,
     read_source,
+    refuse_null,
     start_pieces,
 )
 
@@ -436,6 +437,7 @@ class _DhtmlBranches(Visitor[list[_Branch]]):
         self.open = [self.branches[0]]
 
     def visit_move(self, board: Position | None, node: ChildNode, ply: int) -> None:
+        refuse_null(node, ply, "DhtmlXQ")
         branch = self.open[-1]
         if not branch.moves:
             branch.ply = ply

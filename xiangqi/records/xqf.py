@@ -56,6 +56,7 @@ from .common import (
     build_tree,
     load_start,
     piece_at,
+    refuse_null,
     start_pieces,
 )
 from .common import read_source as _read_source
@@ -377,6 +378,7 @@ class _XqfMoves(Visitor[bytes]):
         self.lines[0].records.append(_xqf_record(0, 0, bool(game.variations), False, game.comment))
 
     def visit_move(self, board: Position | None, node: ChildNode, ply: int) -> None:
+        refuse_null(node, ply, "XQF")
         move = node.move
         line = self.lines[-1]
         if not line.records:
