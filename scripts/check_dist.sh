@@ -59,9 +59,12 @@ for need in ("LICENSE", "NOTICE", "_glyphs_OFL.txt"):
     assert any(n.endswith(need) for n in licences), f"wheel lacks {need} in dist-info/licenses: {licences}"
 bad = [n for n in names if n.endswith((".c", ".cpp", ".html", ".pyx", ".pxi"))]
 assert not bad, f"wheel carries sources or build outputs: {bad}"
-for data in ("xiangqi/py.typed", "xiangqi/_core.pyi", "xiangqi/records/ecco_tree.txt", "xiangqi/records/ecco_names.txt"):
+for data in (
+    "xiangqi/py.typed", "xiangqi/_core.pyi",
+    "xiangqi/records/ecco_tree.txt", "xiangqi/records/ecco_names.txt",
+):
     assert data in names, f"wheel lacks {data}"
-for sub in ("xiangqi/core/", "xiangqi/rl/"):
+for sub in ("xiangqi/core/", "xiangqi/rl/", "xiangqi/pgn/", "xiangqi/records/"):
     assert any(n.startswith(sub) for n in names), f"wheel lacks the package {sub}"
 size = os.path.getsize(wheel)
 assert size <= limit, f"wheel is {size} bytes, more than {limit}"
