@@ -69,14 +69,21 @@ def walk(game: Game, visitor: Visitor[T]) -> T:
         if kind == "line":
             node = item
             assert not isinstance(node, int)
-            if not node.variations:
-                continue
-            main = node.variations[0]
-            visitor.visit_move(board, main, ply + 1)
-            stack.append(("step", main))
-            for child in reversed(node.variations[1:]):
-                stack.append(("close", ply))
-                stack.append(("var", child))
+            # Down the line: a node with one child steps straight in; at a node with
+            # variations, the stack takes over (variations first, then the main child).
+            while node.variations:
+                main = node.variations[0]
+                visitor.visit_move(board, main, ply + 1)
+                if len(node.variations) > 1:
+                    stack.append(("step", main))
+                    for child in reversed(node.variations[1:]):
+                        stack.append(("close", ply))
+                        stack.append(("var", child))
+                    break
+                if board is not None:
+                    board.push(main.move)
+                ply += 1
+                node = main
         elif kind == "close":
             assert isinstance(item, int)
             while ply > item:

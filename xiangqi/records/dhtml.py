@@ -437,7 +437,8 @@ class _DhtmlBranches(Visitor[list[_Branch]]):
         self.open = [self.branches[0]]
 
     def visit_move(self, board: Position | None, node: ChildNode, ply: int) -> None:
-        refuse_null(node, ply, "DhtmlXQ")
+        if not node.move:
+            refuse_null(node, ply, "DhtmlXQ")
         branch = self.open[-1]
         if not branch.moves:
             branch.ply = ply

@@ -378,7 +378,8 @@ class _XqfMoves(Visitor[bytes]):
         self.lines[0].records.append(_xqf_record(0, 0, bool(game.variations), False, game.comment))
 
     def visit_move(self, board: Position | None, node: ChildNode, ply: int) -> None:
-        refuse_null(node, ply, "XQF")
+        if not node.move:
+            refuse_null(node, ply, "XQF")
         move = node.move
         line = self.lines[-1]
         if not line.records:
