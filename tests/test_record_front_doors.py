@@ -15,7 +15,7 @@ import pytest
 from xiangqi import Move, Position, generate_legal
 from xiangqi.__main__ import main
 from xiangqi.notation import iccs
-from xiangqi.pgn import Game, read_game, read_games
+from xiangqi.pgn import Game, GameNode, read_game, read_games
 from xiangqi.records import (
     RecordFileError,
     UnknownFormatError,
@@ -301,3 +301,59 @@ def test_xqf_and_dhtml_refuse_a_null_move_and_leave_the_file(tmp_path: Path, suf
     with pytest.raises(UnwritableGameError, match="null move.*ply 2"):
         write_games([null_game()], path)
     assert path.read_bytes() == b"old"
+
+
+def random_tree_with_passes(seed: int) -> Game:
+    """A random tree (variations, comments, NAGs) where about one move in eight is a pass."""
+    rng = random.Random(seed)
+    game = Game()
+    nodes: list[GameNode] = [game]
+    for _ in range(rng.randrange(5, 80)):
+        node = rng.choice(nodes)
+        pos = node.board()
+        moves = list(generate_legal(pos))
+        if not pos.is_check() and rng.random() < 0.125:
+            moves = [Move.null()]
+        moves = [m for m in moves if not node.has_variation(m)]
+        if not moves:
+            continue
+        child = node.add_variation(
+            rng.choice(moves), comment=rng.choice(["", "c", "注"]), nags=rng.choice([(), (1,)])
+        )
+        nodes.append(child)
+    return game
+
+
+def test_random_trees_with_passes_survive_every_writer_or_are_refused() -> None:
+    from record_games import tree
+
+    from xiangqi.records import UnwritableGameError
+    from xiangqi.records.dhtml import read_dhtml, write_dhtml
+    from xiangqi.records.xqf import read_xqf, write_xqf
+
+    passes = 0
+    for seed in range(150):
+        game = random_tree_with_passes(seed)
+        has_pass = any(not n.move for n in _nodes(game))
+        passes += has_pass
+        for fmt in ("ICCS", "WXF", "Chinese", "SAN"):
+            again = read_game(game.to_pgn(fmt))
+            assert again is not None and again.errors == [], (seed, fmt)
+            assert tree(again) == tree(game), (seed, fmt)
+        for write, read in ((write_xqf, read_xqf), (write_dhtml, read_dhtml)):
+            if has_pass:
+                with pytest.raises(UnwritableGameError):
+                    write(game)
+            else:
+                assert tree(read(write(game))) == tree(game), seed  # type: ignore[arg-type]
+    assert 30 < passes < 150
+
+
+def _nodes(game: Game) -> list[GameNode]:
+    out: list[GameNode] = []
+    stack: list[GameNode] = [game]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.variations)
+    return out[1:]
