@@ -59,10 +59,12 @@ def check_pgn(data: bytes) -> None:
     text = data.decode("utf-8", "replace")
     for game in pgn.read_games(text):
         assert all(isinstance(e, ValueError) and str(e) for e in game.errors)
+        # a diagram with both kings in check is kept as the FEN tag, with its error
+        kept = "FEN" in game.tags and any("bad FEN tag" in str(e) for e in game.errors)
         for fmt in FORMATS:
             written = game.to_pgn(fmt)
             again = pgn.read_game(written)
-            assert again is not None and again.errors == [], (fmt, written, again)
+            assert again is not None and (again.errors == [] or kept), (fmt, written, again)
             assert again.mainline_moves() == game.mainline_moves()
             assert again.to_pgn(fmt) == written, (fmt, written)
     for _ in pgn.read_games(io.BytesIO(data)):

@@ -271,3 +271,9 @@ def test_a_diagram_with_both_kings_in_check_is_read_with_an_error() -> None:
     assert '[FEN "5k3/9/9/9/5R3/3r5/9/9/9/3K5 w - - 0 1"]' in game.to_pgn("WXF")
     again = read_xqf(write_xqf(game))
     assert again.fen == game.fen and [str(e) for e in again.errors] == [str(game.errors[0])]
+    # ... and the PGN reader keeps such a diagram too (it fell back to the usual start)
+    from xiangqi.pgn import read_game
+
+    from_pgn = read_game(game.to_pgn())
+    assert from_pgn is not None and from_pgn.tags["FEN"] == game.tags["FEN"]
+    assert len(from_pgn.errors) == 1 and "bad FEN tag" in str(from_pgn.errors[0])

@@ -438,6 +438,21 @@ def looks_like_pgn(text: str) -> bool:
         )
 
 
+def both_kings_in_check(board: str) -> bool:
+    """Is a FEN board field refused with either side to move because the other side is in
+    check? Such diagrams (a final position printed in a puzzle book) are kept by the readers
+    as the FEN tag, with an error saying that no move can be played from them."""
+    for side in "wb":
+        try:
+            Position(f"{board} {side} - - 0 1")
+        except XiangqiError as exc:
+            if "is in check but it is" not in str(exc):
+                return False
+        else:
+            return False
+    return True
+
+
 class _GameReader:
     """Builds one Game from lines: tags, then move text, with errors recorded."""
 
@@ -532,7 +547,10 @@ class _GameReader:
             self.pos = Position(fen) if fen is not None else Position()
         except XiangqiError as exc:
             self.syntax(f"bad FEN tag ({exc})", fen or "")
-            del self.game.tags["FEN"]
+            if fen is None or not both_kings_in_check(fen.split()[0] if fen.split() else ""):
+                del self.game.tags["FEN"]
+            # else a diagram with both kings in check (see xiangqi.records.xqf): kept as
+            # written, so the game is not silently moved to the usual start; no move is read
             self.pos = None
             self.dead = True
             return

@@ -46,6 +46,7 @@ from __future__ import annotations
 from ..errors import XiangqiError
 from ..fen import START_FEN
 from ..pgn import ChildNode, Game, GameNode
+from ..pgn.reader import both_kings_in_check
 from ..pgn.visitor import Visitor, walk
 from ..position import Position
 from .common import (
@@ -251,7 +252,7 @@ def _finish(game: Game, board: str, side: str) -> bool:
     try:
         fen, note = load_start(board, side)
     except XiangqiError as exc:
-        if not _both_in_check(board):
+        if not both_kings_in_check(board):
             raise InvalidXqfError(
                 f"the XQF start position is not a valid position: {exc}"
             ) from None
@@ -268,19 +269,6 @@ def _finish(game: Game, board: str, side: str) -> bool:
     game.tags["FEN"] = fen
     if note is not None:
         add_error(game, f"XQF: {note}", 0)
-    return True
-
-
-def _both_in_check(board: str) -> bool:
-    """Is the diagram refused with either side to move because the other is in check?"""
-    for side in "wb":
-        try:
-            Position(f"{board} {side} - - 0 1")
-        except XiangqiError as exc:
-            if "is in check but it is" not in str(exc):
-                return False
-        else:
-            return False
     return True
 
 
