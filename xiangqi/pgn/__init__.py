@@ -14,8 +14,8 @@ first move of a variation), ``nags`` and ``variations`` (the first is the main l
 ``game.mainline_moves()`` lists the main line's moves, ``game.add_move(move)`` appends one.
 
 The package: ``tree`` (the game tree), ``reader`` (the reader and its sources), ``writer``
-(the PGN writer) and ``visitor`` (the one tree walk that the PGN, XQF and DhtmlXQ writers
-share).
+(the PGN writer), ``visitor`` (the one tree walk that the PGN, XQF and DhtmlXQ writers
+share) and ``structure`` (PGN told from other text by its structure, for the front door).
 
 Reading
     Each move is recognised by its shape, whatever the Format tag says: ICCS ("H2-E2",

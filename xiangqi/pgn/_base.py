@@ -12,6 +12,7 @@ from typing import Literal
 from .._checks import check_int
 from ..errors import IllegalMoveError, InvalidMoveError, XiangqiError
 from ..move import Move
+from ..position import Position
 
 PgnFormat = Literal["ICCS", "WXF", "Chinese", "SAN"]
 #: The game termination markers: Red won, Black won, drawn, unknown or unfinished.
@@ -141,3 +142,18 @@ def _format_name(format: object) -> PgnFormat:
         if format.lower() == name.lower() and format.isascii():
             return name
     raise ValueError(f"format must be 'ICCS', 'WXF', 'Chinese' or 'SAN', got {_quote(format)}")
+
+
+def both_kings_in_check(board: str) -> bool:
+    """Is a FEN board field refused with either side to move because the other side is in
+    check? Such diagrams (a final position printed in a puzzle book) are kept by the readers
+    as the FEN tag, with an error saying that no move can be played from them."""
+    for side in "wb":
+        try:
+            Position(f"{board} {side} - - 0 1")
+        except XiangqiError as exc:
+            if "is in check but it is" not in str(exc):
+                return False
+        else:
+            return False
+    return True

@@ -337,7 +337,7 @@ def _pgn_sniff(head: bytes) -> bool:
     """Text with PGN's structure: a tag pair line or move text first (pgn.reader.looks_like_pgn),
     in UTF-8, GB18030 or Big5 (UTF-16 with its BOM). Not a fallback for any text: a Markdown
     file or prose is no game record."""
-    from ..pgn.reader import looks_like_pgn
+    from ..pgn.structure import looks_like_pgn
 
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return looks_like_pgn(head.decode("utf-16", errors="replace"))

@@ -46,7 +46,7 @@ from __future__ import annotations
 from ..errors import XiangqiError
 from ..fen import START_FEN
 from ..pgn import ChildNode, Game, GameNode
-from ..pgn.reader import both_kings_in_check
+from ..pgn._base import both_kings_in_check
 from ..pgn.visitor import Visitor, walk
 from ..position import Position
 from .common import (
