@@ -58,7 +58,7 @@ def collection(games: int, notation: str, folder: Path, trace: bool) -> None:
         n = plies = errors = 0
         for game in read_games(path):
             n += 1
-            plies += len(game.moves)
+            plies += len(game.mainline_moves())
             errors += len(game.errors)
         return n, plies, errors
 
@@ -79,7 +79,7 @@ def long_game(plies: int) -> None:
     cycle = [Move.from_iccs(m) for m in ("b0c2", "b9c7", "c2b0", "c7b9")]
     text = '[Event "long"]\n\n' + "\n".join(cycle[i % 4].iccs() for i in range(plies)) + "\n*\n"
     seconds, game = timed(lambda: read_game(text))
-    assert game is not None and len(game.moves) == plies
+    assert game is not None and len(game.mainline_moves()) == plies
     print(f"read_game, {plies} plies one per line: {plies / seconds:9.0f} plies/s")
 
     def build() -> Game:
@@ -110,7 +110,7 @@ def big5() -> None:
         for path in files:
             for game in open_games(path):
                 n += 1
-                plies += len(game.moves)
+                plies += len(game.mainline_moves())
                 errors += len(game.errors)
         return n, plies, errors
 
@@ -139,7 +139,7 @@ def long_lines() -> None:
             text = make(k)
             data = text.encode("utf-8")
             seconds, games = timed(lambda: list(read_games(io.BytesIO(data))), repeat=3)  # noqa: B023
-            plies = sum(len(g.moves) for g in games)
+            plies = sum(len(g.mainline_moves()) for g in games)
             times.append(seconds)
             rates.append(f"{len(data) / 1e6:.2f} MB {plies / seconds:8.0f} plies/s")
         ratio = times[1] / times[0]
@@ -148,7 +148,7 @@ def long_lines() -> None:
 
 def san_rates(plies: int) -> None:
     games = list(read_games(WUKONG / "wukong_iccs.pgn"))
-    total = sum(len(g.moves) for g in games)
+    total = sum(len(g.mainline_moves()) for g in games)
     seconds, texts = timed(lambda: [g.to_pgn("SAN") for g in games])
     print(f"to_pgn('SAN'), {len(games)} master games:   {total / seconds:9.0f} plies/s")
     seconds, _ = timed(lambda: read_games("\n".join(texts)))

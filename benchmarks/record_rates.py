@@ -24,10 +24,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cbr_writer import encode_cbf, encode_cbl, encode_cbr  # noqa: E402
 
-from xiangqi.cbr import read_cbf, read_cbl, read_cbr  # noqa: E402
-from xiangqi.dhtml import read_dhtml, write_dhtml  # noqa: E402
 from xiangqi.pgn import Game, GameNode, read_games  # noqa: E402
-from xiangqi.xqf import read_xqf, write_xqf  # noqa: E402
+from xiangqi.records.cbr import read_cbf, read_cbl, read_cbr  # noqa: E402
+from xiangqi.records.dhtml import read_dhtml, write_dhtml  # noqa: E402
+from xiangqi.records.xqf import read_xqf, write_xqf  # noqa: E402
 
 WUKONG = ROOT / "tests" / "data" / "games" / "wukong" / "wukong_iccs.pgn"
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from xiangqi import Move, ecco
+from xiangqi import Move
+from xiangqi.records import ecco
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "ecco" / "ccpd_openings.txt"
 

@@ -23,7 +23,7 @@ def test_read_master_games(benchmark: Any, record_rate: Any, notation: str) -> N
     text = (WUKONG / f"wukong_{notation}.pgn").read_text(encoding="utf-8")
     games = benchmark(lambda: list(read_games(text)))
     assert len(games) == 100 and all(not g.errors for g in games)
-    plies = sum(len(g.moves) for g in games)
+    plies = sum(len(g.mainline_moves()) for g in games)
     record_rate(benchmark, "games", len(games), plies_per_call=plies)
 
 
@@ -35,7 +35,7 @@ def test_add_move_10000(benchmark: Any, record_rate: Any) -> None:
         return game
 
     game = benchmark(build)
-    assert len(game.moves) == 10_000
+    assert len(game.mainline_moves()) == 10_000
     record_rate(benchmark, "plies", 10_000)
 
 

@@ -37,9 +37,11 @@ except ImportError:  # the seeds are also replayed by the tests, without atheris
 
 if atheris is not None and __name__ == "__main__":
     with atheris.instrument_imports(include=["xiangqi"]):
-        from xiangqi import notation, pgn, xqf
+        from xiangqi import notation, pgn
+        from xiangqi.records import xqf
 else:
-    from xiangqi import notation, pgn, xqf
+    from xiangqi import notation, pgn
+    from xiangqi.records import xqf
 
 from xiangqi import IllegalMoveError, InvalidFenError, InvalidMoveError, Position
 
@@ -57,11 +59,13 @@ def check_pgn(data: bytes) -> None:
     text = data.decode("utf-8", "replace")
     for game in pgn.read_games(text):
         assert all(isinstance(e, ValueError) and str(e) for e in game.errors)
+        # a diagram with both kings in check is kept as the FEN tag, with its error
+        kept = "FEN" in game.tags and any("bad FEN tag" in str(e) for e in game.errors)
         for fmt in FORMATS:
             written = game.to_pgn(fmt)
             again = pgn.read_game(written)
-            assert again is not None and again.errors == [], (fmt, written, again)
-            assert again.moves == game.moves
+            assert again is not None and (again.errors == [] or kept), (fmt, written, again)
+            assert again.mainline_moves() == game.mainline_moves()
             assert again.to_pgn(fmt) == written, (fmt, written)
     for _ in pgn.read_games(io.BytesIO(data)):
         pass
@@ -114,7 +118,9 @@ def check_xqf(data: bytes) -> None:
         return
     text = game.to_pgn("Chinese")
     again = pgn.read_game(text)
-    assert again is not None and again.errors == [] and again.moves == game.moves
+    assert (
+        again is not None and again.errors == [] and again.mainline_moves() == game.mainline_moves()
+    )
 
 
 CHECKS = (check_pgn, check_notation, check_fen, check_xqf)

@@ -63,9 +63,12 @@ assert not bad, f"wheel carries sources or build outputs: {bad}"
 # Test fixtures stay out: ElephantEye's BOOK.DAT (LGPL-2.1) is for tests/data/books only.
 fixtures = [n for n in names if n.lower().endswith(".dat") or "LGPL" in n or "/tests/" in n]
 assert not fixtures, f"wheel carries test fixtures: {fixtures}"
-for data in ("xiangqi/py.typed", "xiangqi/_core.pyi", "xiangqi/ecco_tree.txt", "xiangqi/ecco_names.txt"):
+for data in (
+    "xiangqi/py.typed", "xiangqi/_core.pyi",
+    "xiangqi/records/ecco_tree.txt", "xiangqi/records/ecco_names.txt",
+):
     assert data in names, f"wheel lacks {data}"
-for sub in ("xiangqi/core/", "xiangqi/rl/"):
+for sub in ("xiangqi/core/", "xiangqi/rl/", "xiangqi/pgn/", "xiangqi/records/"):
     assert any(n.startswith(sub) for n in names), f"wheel lacks the package {sub}"
 size = os.path.getsize(wheel)
 assert size <= limit, f"wheel is {size} bytes, more than {limit}"

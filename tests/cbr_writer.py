@@ -1,4 +1,4 @@
-"""A test-only CCBridge CBR/CBL/CBF encoder, written from the layout in xiangqi/cbr.py's docstring.
+"""A test-only CCBridge CBR/CBL/CBF encoder, from the layout in xiangqi/records/cbr.py's docstring.
 
 No real CBR, CBL or CBF file could be found in a public, readable form, so the tests build
 files with this encoder. That checks the reader against the layout as we understood it, not

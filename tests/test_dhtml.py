@@ -10,9 +10,9 @@ import pytest
 from record_games import random_game, tree
 
 from xiangqi import START_FEN, Move, Position
-from xiangqi.dhtml import InvalidDhtmlError, read_dhtml, sniff, write_dhtml
 from xiangqi.notation import parse_chinese
 from xiangqi.pgn import Game
+from xiangqi.records.dhtml import InvalidDhtmlError, read_dhtml, sniff, write_dhtml
 
 DATA = Path(__file__).parent / "data" / "dhtml"
 M = Move.from_iccs
@@ -31,7 +31,7 @@ def test_dpxq_ubb_equals_the_same_sites_chinese_move_text() -> None:
         expected.append(move)
         pos.push(move)
     assert len(expected) == 107
-    assert list(game.moves) == expected
+    assert list(game.mainline_moves()) == expected
     assert game.fen == START_FEN
     assert game.tags["Red"] == "北京 刘永富" and game.tags["Black"] == "北京 张永生"
     assert game.tags["Result"] == "0-1"  # 黑胜
@@ -50,7 +50,7 @@ def test_ccbridge_record_equals_its_java_applet_move_list() -> None:
     for pair in applet:
         (fx, fy), (tx, ty) = ((int(a) - 1, int(b)) for a, b in (pair[:2], pair[3:]))
         expected.append(Move(fx + 9 * (9 - fy), tx + 9 * (9 - ty)))
-    assert list(game.moves) == expected and len(expected) == 63
+    assert list(game.mainline_moves()) == expected and len(expected) == 63
     assert game.tags["Result"] == "1-0"  # 紅勝, in traditional characters
     assert game.tags["Red"] == "陳建宇" and game.tags["ECCO"] == "D29"
 
@@ -112,7 +112,7 @@ def test_black_moving_first_and_a_sparse_binit() -> None:
     )
     game = read_dhtml(text)
     assert game.fen == "r2k5/9/9/9/9/9/9/9/4A4/4K4 b - - 0 1"
-    assert game.moves == [M("a9a8")]
+    assert game.mainline_moves() == [M("a9a8")]
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -166,13 +166,13 @@ def test_sources_and_errors(tmp_path: Path) -> None:
         write_dhtml("game")  # type: ignore[arg-type]
     # An illegal move drops the rest of its line, recorded with its ply.
     game = read_dhtml("[DhtmlXQ_movelist]77477747[/DhtmlXQ_movelist]")
-    assert game.moves == [M("h2e2")]
+    assert game.mainline_moves() == [M("h2e2")]
     assert len(game.errors) == 1 and game.errors[0].ply == 2
     # A branch hanging from a ply its parent does not have is skipped and recorded.
     game = read_dhtml(
         "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][DhtmlXQ_move_0_9_1]7062[/DhtmlXQ_move_0_9_1]"
     )
-    assert game.moves == [M("h2e2")] and "no ply 9" in str(game.errors[0])
+    assert game.mainline_moves() == [M("h2e2")] and "no ply 9" in str(game.errors[0])
 
 
 def test_sniff() -> None:
@@ -183,4 +183,87 @@ def test_sniff() -> None:
 
 def test_the_main_line_as_dpxqs_player_names_it() -> None:
     game = read_dhtml("[DhtmlXQ_move_0_1_0]77477062[/DhtmlXQ_move_0_1_0]")
-    assert game.moves == [M("h2e2"), M("h9g7")] and game.errors == []
+    assert game.mainline_moves() == [M("h2e2"), M("h9g7")] and game.errors == []
+
+
+# -- issue 30: formats by their structure, odd fields, linear reading -----------------------
+
+
+def test_an_escaped_character_outside_the_bmp_is_one_character(tmp_path: Path) -> None:
+    # \ud83d\ude00 is the UTF-16 pair of U+1F600; a lone half becomes U+FFFD, so the text
+    # can be written (convert died on the lone surrogates).
+    text = (
+        "[DhtmlXQ][DhtmlXQ_title]a\\ud83d\\ude00b[/DhtmlXQ_title]"
+        "[DhtmlXQ_event]x\\ud83dy[/DhtmlXQ_event][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]"
+        "[/DhtmlXQ]"
+    )
+    game = read_dhtml(text)
+    assert game.tags["Title"] == "a\U0001f600b" and game.tags["Event"] == "x\ufffdy"
+    source = tmp_path / "game.dhtml"
+    source.write_text(text, encoding="utf-8")
+    from xiangqi.__main__ import main
+
+    assert main(["convert", str(source), str(tmp_path / "game.pgn")]) == 0
+    assert "a\U0001f600b" in (tmp_path / "game.pgn").read_text(encoding="utf-8")
+
+
+def test_black_to_move_without_moves_round_trips_and_the_fen_tags_side_is_read() -> None:
+    fen = "3k5/9/9/9/9/9/9/9/4A4/4K4 b - - 0 1"
+    game = Game(fen=fen)
+    assert read_dhtml(write_dhtml(game)).fen == fen
+    text = f"[DhtmlXQ][DhtmlXQ_fen]{fen}[/DhtmlXQ_fen][/DhtmlXQ]"
+    assert read_dhtml(text).fen == fen
+    assert read_dhtml(text.replace(" b ", " w ")).fen == fen.replace(" b ", " w ")
+
+
+@pytest.mark.parametrize("word", ["和局", "和棋", "和", "红和"])
+def test_the_draw_as_published_records_write_it(word: str) -> None:
+    text = f"[DhtmlXQ][DhtmlXQ_result]{word}[/DhtmlXQ_result][/DhtmlXQ]"
+    assert read_dhtml(text).result == "1/2-1/2"
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "[DhtmlXQ_movelist]77²7[/DhtmlXQ_movelist]",  # a superscript two is a "digit" to str
+        "[DhtmlXQ_binit]" + "²" * 64 + "[/DhtmlXQ_binit]",
+        "[DhtmlXQ_move_0_1_" + "9" * 5000 + "]7747[/DhtmlXQ_move_0_1_" + "9" * 5000 + "]",
+        "[DhtmlXQ_comment" + "1" * 5000 + "]x[/DhtmlXQ_comment" + "1" * 5000 + "]",
+    ],
+)
+def test_odd_numbers_in_fields_give_the_librarys_errors(field: str) -> None:
+    text = f"[DhtmlXQ][DhtmlXQ_title]t[/DhtmlXQ_title]{field}[/DhtmlXQ]"
+    try:
+        game = read_dhtml(text)
+    except InvalidDhtmlError:
+        return
+    assert game.variations == [] or game.errors
+
+
+def test_reading_plays_each_move_once_not_from_the_root_per_branch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A 300-ply main line with a one-move branch at every ply: the old reader replayed the
+    # main line from the root for each branch (about 45,000 pushes here; a 485 KB record
+    # took 12.5 s). Count the moves played while reading.
+    game = Game()
+    cycle = [M(t) for t in ("h0g2", "h9g7", "g2h0", "g7h9")]
+    others = [M("b0c2"), M("b9c7"), M("b0a2"), M("b9a7")]
+    node = game
+    for ply in range(300):
+        node.add_variation(others[ply % 4])
+        node = node.add_variation(cycle[ply % 4], comment=f"c{ply}")
+        node.parent.promote_to_main(node)
+    text = write_dhtml(game)
+    pushes = 0
+    real_push = Position.push
+
+    def counting_push(self: Position, move: Move) -> None:
+        nonlocal pushes
+        pushes += 1
+        real_push(self, move)
+
+    monkeypatch.setattr(Position, "push", counting_push)
+    again = read_dhtml(text)
+    assert tree(again) == tree(game) and again.errors == []
+    assert pushes == 600  # each of the 600 moves once

@@ -1,4 +1,4 @@
-"""ECCO classification (xiangqi.ecco): agreement with published [ECCO] tags, and openings
+"""ECCO classification (xiangqi.records.ecco): agreement with published [ECCO] tags, and openings
 whose codes the ECCO table itself defines.
 
 Expected codes come from outside the code under test: the [ECCO] tags of the Chinese Chess
@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 import xiangqi
-from xiangqi import Position, ecco, pgn
+from xiangqi import Position, pgn
 from xiangqi.errors import IllegalMoveError, InvalidMoveError
+from xiangqi.records import ecco
 
 DATA = Path(__file__).parent / "data"
 CCPD_OPENINGS = DATA / "ecco" / "ccpd_openings.txt"
@@ -63,7 +64,7 @@ def test_ccpd_openings_file_matches_the_big5_originals() -> None:
 
 
 def test_ccpd_games_in_traditional_chinese_reproduce_their_tags() -> None:
-    games = pgn.read_games(CCPD_GAMES.read_text(encoding="utf-8"))
+    games = list(pgn.read_games(CCPD_GAMES.read_text(encoding="utf-8")))
     assert len(games) == 5
     for game in games:
         found = ecco.classify(game)
@@ -169,19 +170,19 @@ def test_a_game_from_another_position_has_no_code() -> None:
     game = pgn.Game(fen="3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1", tags={"Opening": "x"})
     game.add_move(xiangqi.Move.from_iccs("e0e1"))
     assert ecco.classify(game) is None
-    assert game.set_opening_tags() is None
+    assert ecco.tag_game(game) is None
     assert game.tags["Opening"] == "x" and "ECCO" not in game.tags
 
 
-def test_set_opening_tags_writes_the_tags() -> None:
+def test_tag_game_writes_the_tags() -> None:
     game = pgn.Game(tags={"Variation": "old"})
     for move in chinese_moves("炮二平五 马8进7 马二进三 马2进3"):
         game.add_move(move)
-    found = game.set_opening_tags()
+    found = ecco.tag_game(game)
     assert found is not None
     assert (game.tags["ECCO"], game.tags["Opening"]) == ("C00", "中炮对屏风马")
     assert "Variation" not in game.tags
-    game.set_opening_tags(traditional=True)
+    ecco.tag_game(game, traditional=True)
     assert game.tags["Opening"] == "中炮對屏風馬"
     assert '[ECCO "C00"]' in game.to_pgn()
 

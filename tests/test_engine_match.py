@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pyffish
 import pytest
+from pgn_helpers import mainline_comments
 from test_engine_fairy import FAIRY, SKIP_REASON
 
 import xiangqi
@@ -93,7 +94,7 @@ def check_games_by_pyffish(games: list, cap: int | None = None) -> None:  # type
     for game in games:
         assert not game.errors and not game.unread
         assert game.tags["Result"] in ("1-0", "0-1", "1/2-1/2")
-        moves = [iccs(m, "ranks1") for m in game.moves]
+        moves = [iccs(m, "ranks1") for m in game.mainline_moves()]
         for k, move in enumerate(moves):
             assert move in pyffish.legal_moves("xiangqi", game.fen, moves[:k]), (game, k)
         if game.tags["Termination"] in TERMINATIONS:
@@ -276,14 +277,14 @@ def test_openings_come_in_pairs_with_colours_reversed_and_the_book_end_marked() 
         max_plies=8,
         pgn_out=out,
     )
-    games = read_games(out.getvalue())
+    games = list(read_games(out.getvalue()))
     assert [g.tags["Round"] for g in games] == ["1", "1", "2", "2", "3", "3"]
     assert [(g.tags["Red"], g.tags["Black"]) for g in games] == [("A", "B"), ("B", "A")] * 3
     assert all(g.tags["TimeControl"] == "depth=1" for g in games)
     assert all(len(g.tags["Date"]) == 10 and g.tags["Event"] == "xiangqi match" for g in games)
     openings = [["h2e2", "h9g7"], ["h2e2", "h9g7"], ["c3c4"], ["c3c4"]] + [["h2e2", "h9g7"]] * 2
     for game, opening in zip(games, openings):
-        assert [m.iccs() for m in game.moves[: len(opening)]] == opening
+        assert [m.iccs() for m in game.mainline_moves()[: len(opening)]] == opening
         nodes = list(game.mainline())
         assert nodes[len(opening) - 1].comment.startswith("end of opening")
         assert all("end of opening" not in n.comment for n in nodes[len(opening) :])
@@ -389,7 +390,7 @@ def test_draw_and_resign_by_score_and_the_ply_cap() -> None:
     )
     game = quiet.games[0]
     assert game.result == "1/2-1/2" and game.tags["Termination"] == "adjudication"
-    assert len(game.moves) == 4 and "both scores within 10 cp" in game.end_node().comment
+    assert len(game.mainline_moves()) == 4 and "both scores within 10 cp" in game.end_node().comment
     lost = run_match(
         [scripted("--score", "-700", name="loser"), scripted("--score", "700")],
         2,
@@ -397,7 +398,7 @@ def test_draw_and_resign_by_score_and_the_ply_cap() -> None:
         resign="movecount=2 score=600",
     )
     assert [g.result for g in lost.games] == ["0-1", "1-0"]
-    assert [len(g.moves) for g in lost.games] == [3, 4]  # after the loser's 2nd move
+    assert [len(g.mainline_moves()) for g in lost.games] == [3, 4]  # after the loser's 2nd move
     assert "Red resigns" in lost.games[0].end_node().comment
     # Two-sided: the opponent's 0 does not agree, so the game runs to the ply cap.
     capped = run_match(
@@ -407,7 +408,7 @@ def test_draw_and_resign_by_score_and_the_ply_cap() -> None:
         resign="movecount=2 score=600 twosided=true",
         max_plies=6,
     )
-    assert len(capped.games[0].moves) == 6 and capped.games[0].result == "1/2-1/2"
+    assert len(capped.games[0].mainline_moves()) == 6 and capped.games[0].result == "1/2-1/2"
     assert "6-ply cap" in capped.games[0].end_node().comment
 
 
@@ -421,7 +422,7 @@ def test_a_faulty_engine_loses_and_is_restarted(flag: str, termination: str) -> 
     assert [g.result for g in result.games] == ["0-1", "1-0"]
     # It fails on its second search. Restarted, it plays its first move of game 2 again
     # (as Black: 3 plies); a process kept from game 1 would fail at once (1 ply).
-    assert [len(g.moves) for g in result.games] == [2, 3]
+    assert [len(g.mainline_moves()) for g in result.games] == [2, 3]
 
 
 def test_an_engine_sending_an_illegal_move_forfeits() -> None:
@@ -431,10 +432,10 @@ def test_an_engine_sending_an_illegal_move_forfeits() -> None:
         [fake_spec("ok"), fake_spec("illegal")], 2, Limit(depth=1), pgn_out=out, progress=None
     )
     assert (result.wins, result.draws, result.losses) == (2, 0, 0)
-    games = read_games(out.getvalue())
+    games = list(read_games(out.getvalue()))
     assert [g.result for g in games] == ["1-0", "0-1"]  # the illegal engine lost each colour
     assert all(g.tags["Termination"] == "rules infraction" for g in games)
-    assert "a0a5" in games[0].comments[1]
+    assert "a0a5" in mainline_comments(games[0])[1]
 
 
 def test_an_engine_that_cannot_start_fails_the_match() -> None:
@@ -489,9 +490,9 @@ def test_ctrl_c_stops_every_game_closes_every_engine_and_keeps_finished_games(
     ]
     started = [int(p) for p in pids.read_text(encoding="utf-8").split()]
     assert len(started) >= 4 and not [p for p in started if _alive(p)]
-    games = read_games(out.getvalue())
+    games = list(read_games(out.getvalue()))
     assert games and all(g.result in ("1-0", "0-1", "1/2-1/2") for g in games)
-    assert all(len(g.moves) == 3 for g in games)  # only games that ended by themselves
+    assert all(len(g.mainline_moves()) == 3 for g in games)  # only games that ended by themselves
     data = json.loads(results.getvalue())
     assert data["totals"]["stopped"] == "interrupted"
     assert data["totals"]["games"] == len(games) == len(data["games"])
@@ -534,7 +535,7 @@ def test_ctrl_c_on_the_command_line_exits_130_with_the_games_written(tmp_path: P
     started = [int(p) for p in pids.read_text(encoding="utf-8").split()]
     assert len(started) >= 4 and not [p for p in started if _alive(p)]
     games = list(read_games(pgn))
-    assert games and all(len(g.moves) == 3 for g in games)
+    assert games and all(len(g.mainline_moves()) == 3 for g in games)
     data = json.loads(results.read_text(encoding="utf-8"))
     assert data["totals"]["stopped"] == "interrupted"
     assert data["totals"]["games"] == len(games)
@@ -593,14 +594,14 @@ def test_real_match_games_replay_and_rulings_agree(tmp_path: Path) -> None:
     )
     handle.close()
     assert "games 4/4" in progress.getvalue()
-    games = read_games(out.read_text(encoding="utf-8"))
+    games = list(read_games(out.read_text(encoding="utf-8")))
     assert [int(g.tags["Round"]) for g in games] == [1, 1, 2, 2]
     assert result.wins + result.draws + result.losses == 4
     assert result.names == ("Fairy-Stockfish 11.1 LB 64 #1", "Fairy-Stockfish 11.1 LB 64 #2")
     check_games_by_pyffish(games, cap=80)
     for k, game in enumerate(games):
         opening = ["h2e2", "h9g7"] if k < 2 else ["c3c4"]
-        assert [m.iccs() for m in game.moves[: len(opening)]] == opening
+        assert [m.iccs() for m in game.mainline_moves()[: len(opening)]] == opening
         names = (game.tags["Red"], game.tags["Black"])
         assert names == (result.names if k % 2 == 0 else result.names[::-1])
 
@@ -644,7 +645,7 @@ def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0, captured.err
     assert "games 2/2" in captured.err
     assert captured.out.startswith("Fairy-Stockfish")
-    assert len(read_games(out.read_text(encoding="utf-8"))) == 2
+    assert len(list(read_games(out.read_text(encoding="utf-8")))) == 2
 
 
 @pytest.mark.parametrize(
@@ -773,7 +774,7 @@ def test_run_match_adjudicates_by_the_chinese_rules_and_names_them() -> None:
     assert [g.result for g in games] == ["0-1", "0-1"]
     assert all(g.tags["Termination"] == "check and chase" for g in games)
     assert all(g.tags["Rules"] == "chinese" for g in games)
-    assert [len(g.moves) for g in games] == [8, 8]
+    assert [len(g.mainline_moves()) for g in games] == [8, 8]
     assert result.wins == result.losses == 1  # the engines swap colours
     asian = run_match([scripted(), scripted()], 1, tc="depth=1", openings=[opening])
     assert asian.games[0].result == "1/2-1/2" and asian.games[0].tags["Rules"] == "asian"

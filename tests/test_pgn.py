@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pgn_helpers import mainline_comments
 
 from xiangqi import START_FEN, IllegalMoveError, InvalidMoveError, Move, Position
 from xiangqi.pgn import (
@@ -56,9 +57,9 @@ def movetext_tokens(pgn: str) -> list[str]:
 )
 def test_real_games_replay(name: str, plies: int, first: str, last: str, result: str) -> None:
     game = load(name)
-    assert len(game.moves) == plies
-    assert game.moves[0] == Move.from_iccs(first)
-    assert game.moves[-1] == Move.from_iccs(last)
+    assert len(game.mainline_moves()) == plies
+    assert game.mainline_moves()[0] == Move.from_iccs(first)
+    assert game.mainline_moves()[-1] == Move.from_iccs(last)
     assert game.result == result
     assert game.tags["Red"] and game.tags["Date"].count(".") == 2
 
@@ -67,8 +68,8 @@ def test_real_game_tags_and_comments() -> None:
     game = load("2015-wxc-r1-cao-yanlei-petri-haikola.pgn")
     assert game.tags["Red"] == "Cao Yanlei" and game.tags["Black"] == "Petri Haikola"
     assert game.tags["Event"] == "14th World Xiangqi Championship"
-    assert "trapped" in game.comments[27]
-    assert game.comments[0].startswith("The whole game")
+    assert "trapped" in mainline_comments(game)[27]
+    assert mainline_comments(game)[0].startswith("The whole game")
     xu = load("1999-national-r5-xu-yinchuan-liu-dianzhong.pgn")
     assert xu.tags["Red"] == "许银川" and xu.tags["Opening"] == "中炮过河车对屏风马两头蛇"
 
@@ -79,8 +80,8 @@ def test_real_games_survive_writing_in_each_format(fmt: str) -> None:
         game = load(path.name)
         again = read_game(game.to_pgn(fmt))
         assert again is not None and again.errors == []
-        assert again.moves == game.moves
-        assert again.comments == game.comments
+        assert again.mainline_moves() == game.mainline_moves()
+        assert mainline_comments(again) == mainline_comments(game)
         assert {k: v for k, v in again.tags.items() if k != "Format"} == {
             k: v for k, v in game.tags.items() if k != "Format"
         }
@@ -97,25 +98,27 @@ def test_hand_written_tandem_pawn_game(fmt: str) -> None:
     text = (GAMES / f"tandem-pawns-{fmt.lower()}.pgn").read_text(encoding="utf-8")
     game = read_game(text)
     assert game is not None and game.errors == []
-    assert game.moves == iccs_list(TANDEM)
+    assert game.mainline_moves() == iccs_list(TANDEM)
     assert game.fen == "3k5/9/6P2/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1"
-    assert game.comments[1] == "g7-f7" and game.comments[7].startswith("one doubled")
+    assert mainline_comments(game)[1] == "g7-f7" and mainline_comments(game)[7].startswith(
+        "one doubled"
+    )
     # Writing gives back the same move text word for word, whatever the line breaks.
     assert movetext_tokens(game.to_pgn(fmt)) == movetext_tokens(text)
 
 
 def test_multi_game_file_from_text_and_from_a_file(tmp_path: Path) -> None:
     text = (GAMES / "two-games.pgn").read_text(encoding="utf-8")
-    first, second = read_games(text)
-    assert first.moves == iccs_list("h2e2 h9g7 h0g2 i9h9")
-    assert first.result == "1/2-1/2" and first.comments[4].startswith("central")
-    assert second.moves == iccs_list("g3g4 h7g7 b2e2")
-    assert second.comments[2] == "the pawn opening" and second.tags["Round"] == "2"
+    first, second = list(read_games(text))
+    assert first.mainline_moves() == iccs_list("h2e2 h9g7 h0g2 i9h9")
+    assert first.result == "1/2-1/2" and mainline_comments(first)[4].startswith("central")
+    assert second.mainline_moves() == iccs_list("g3g4 h7g7 b2e2")
+    assert mainline_comments(second)[2] == "the pawn opening" and second.tags["Round"] == "2"
     path = tmp_path / "two.pgn"
     path.write_text(text, encoding="utf-8")
     with path.open(encoding="utf-8") as handle:
-        assert read_game(handle).moves == first.moves  # type: ignore[union-attr]
-        assert read_game(handle).moves == second.moves  # type: ignore[union-attr]
+        assert read_game(handle).mainline_moves() == first.mainline_moves()  # type: ignore[union-attr]
+        assert read_game(handle).mainline_moves() == second.mainline_moves()  # type: ignore[union-attr]
         assert read_game(handle) is None
     assert list(read_games("")) == [] and read_game("\n\n") is None
 
@@ -142,7 +145,7 @@ def test_writing_from_a_fen_with_black_to_move() -> None:
     text = game.to_pgn("WXF")
     assert '[FEN "4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 7"]' in text
     assert text.endswith("7... K5.6 *\n")
-    assert read_game(text).moves == game.moves  # type: ignore[union-attr]
+    assert read_game(text).mainline_moves() == game.mainline_moves()  # type: ignore[union-attr]
 
 
 def test_tag_values_are_escaped() -> None:
@@ -155,7 +158,7 @@ def test_add_move_checks_legality() -> None:
     game = Game()
     with pytest.raises(IllegalMoveError):
         game.add_move(Move.from_iccs("h2h8"))
-    assert game.moves == []
+    assert game.mainline_moves() == []
     with pytest.raises(ValueError, match="result"):
         game.result = "2-0"
     with pytest.raises(ValueError, match="format"):
@@ -183,8 +186,8 @@ def test_random_games_round_trip(fmt: str) -> None:
             game.add_move(move, comment=f"ply {ply + 1}" if ply % 17 == 0 else None)
         again = read_game(game.to_pgn(fmt))
         assert again is not None and again.errors == []
-        assert again.moves == game.moves
-        assert again.comments == game.comments
+        assert again.mainline_moves() == game.mainline_moves()
+        assert mainline_comments(again) == mainline_comments(game)
         assert again.tags["Round"] == str(seed)
 
 
@@ -200,14 +203,14 @@ def test_reading_tolerates_annotations_variations_and_glued_numbers() -> None:
     )
     game = read_game(text)
     assert game is not None and game.errors == []
-    assert game.moves == iccs_list("h2e2 h9g7 h0g2 i9h9 i0h0 h7h3")
-    assert game.comments == {5: "a line comment"}
+    assert game.mainline_moves() == iccs_list("h2e2 h9g7 h0g2 i9h9 i0h0 h7h3")
+    assert mainline_comments(game) == {5: "a line comment"}
 
 
 def test_chinese_book_move_numbers() -> None:
     game = read_game("1、炮二平五 马8进7 2、马二进三 车9平8 *")
     assert game is not None and game.errors == []
-    assert game.moves == iccs_list("h2e2 h9g7 h0g2 i9h9")
+    assert game.mainline_moves() == iccs_list("h2e2 h9g7 h0g2 i9h9")
 
 
 def test_result_marker_fills_a_missing_result_tag() -> None:
@@ -220,7 +223,7 @@ def test_illegal_move_is_reported_with_its_ply() -> None:
     text = '[Game "Chinese Chess"]\n\n1. C2.5 H8+7 2. H2+3 H8+7 3. R1.2 R9.8 *'
     game = read_game(text)
     assert game is not None
-    assert game.moves == iccs_list("h2e2 h9g7 h0g2")  # the moves before the bad one
+    assert game.mainline_moves() == iccs_list("h2e2 h9g7 h0g2")  # the moves before the bad one
     (error,) = game.errors
     assert isinstance(error, IllegalPgnMoveError) and isinstance(error, IllegalMoveError)
     assert error.ply == 4 and error.text == "H8+7"
@@ -232,7 +235,7 @@ def test_illegal_move_is_reported_with_its_ply() -> None:
 
 def test_unreadable_move_is_reported_with_its_ply() -> None:
     game = read_game("1. C2.5 H8+7 2. Xx9 *")
-    assert game is not None and len(game.moves) == 2
+    assert game is not None and len(game.mainline_moves()) == 2
     (error,) = game.errors
     assert isinstance(error, InvalidPgnMoveError) and isinstance(error, InvalidMoveError)
     assert error.ply == 3 and "'Xx9'" in str(error)
@@ -251,5 +254,5 @@ def test_ambiguous_move_is_illegal() -> None:
 def test_game_positions() -> None:
     game = load("two-games.pgn")
     assert game.board().fen() == START_FEN
-    assert game.end().board().move_stack == game.moves
+    assert game.end().board().move_stack == game.mainline_moves()
     assert repr(game).startswith("<Game '?' vs '?', 4 moves")

@@ -53,7 +53,7 @@ def test_collection_reads_cleanly(name: str, notation: str) -> None:
     for game, (number, red, moves) in zip(games, source):
         assert game.errors == [] and game.unread == [], (number, game.errors)
         assert game.tags["Round"] == number and game.tags["Red"] == red
-        assert game.moves == moves, number
+        assert game.mainline_moves() == moves, number
 
 
 def test_each_notation_holds_over_300_games() -> None:
@@ -150,8 +150,8 @@ def test_the_source_game_with_an_impossible_move_is_reported() -> None:
         (WUKONG / "games_uci_rejected.txt").read_text(encoding="utf-8").strip().split("|")
     )
     text = f'[Event "{event}"]\n[Red "{red}"]\n\n{moves} *\n'
-    (game,) = read_games(text)
-    assert number == "89" and len(game.moves) == 52
+    (game,) = list(read_games(text))
+    assert number == "89" and len(game.mainline_moves()) == 52
     (error,) = game.errors
     assert error.ply == 53 and error.text == "c6i6" and "no piece on c6" in str(error)
 
@@ -171,7 +171,7 @@ def test_ccpd_games_read_and_agree_with_fairy_stockfish() -> None:
     # The source's move text is checked word by word against Fairy-Stockfish's WXF for the
     # moves our reader found (transliterated to Chinese), and each ply is legal for it.
     games = list(read_games(CCPD))
-    assert [len(g.moves) for g in games] == [69, 115, 115, 75, 45]
+    assert [len(g.mainline_moves()) for g in games] == [69, 115, 115, 75, 45]
     assert games[0].tags["Event"].startswith('1999年"中視股份杯"')  # quotes inside a tag
     text = CCPD.read_text(encoding="utf-8")
     bodies = text.split('[Game "Chinese Chess"]')[1:]
@@ -181,12 +181,16 @@ def test_ccpd_games_read_and_agree_with_fairy_stockfish() -> None:
         assert game.errors == [] and game.unread == []
         moves_text = body.split("\n\n", 1)[1]
         words = [w for w in moves_text.split() if not w[0].isdigit() and w != "*"]
-        assert len(words) == len(game.moves)
+        assert len(words) == len(game.mainline_moves())
         fs = pyffish.get_san_moves(
-            "xiangqi", start, ranks_from_one(game.moves), False, pyffish.NOTATION_XIANGQI_WXF
+            "xiangqi",
+            start,
+            ranks_from_one(game.mainline_moves()),
+            False,
+            pyffish.NOTATION_XIANGQI_WXF,
         )
         fen = start
-        for ply, (move, word, source) in enumerate(zip(game.moves, fs, words)):
+        for ply, (move, word, source) in enumerate(zip(game.mainline_moves(), fs, words)):
             uci = ranks_from_one([move])[0]
             assert uci in pyffish.legal_moves("xiangqi", fen, []), (game.tags["Red"], ply)
             fen = pyffish.get_fen("xiangqi", fen, [uci])
@@ -207,8 +211,8 @@ def test_ccpd_games_read_and_agree_with_fairy_stockfish() -> None:
 
 def test_a_tag_value_with_unescaped_quotes_reads_to_its_last_quote() -> None:
     # As in the CCPD file above and as python-chess reads them; the writer escapes them.
-    (game,) = read_games('[Event "1999年"中視股份杯"決賽"]\n[Red "A"]\n\n1. h2e2 *\n')
+    (game,) = list(read_games('[Event "1999年"中視股份杯"決賽"]\n[Red "A"]\n\n1. h2e2 *\n'))
     assert game.errors == [] and game.tags["Event"] == '1999年"中視股份杯"決賽'
-    assert game.tags["Red"] == "A" and len(game.moves) == 1
-    (again,) = read_games(game.to_pgn())
+    assert game.tags["Red"] == "A" and len(game.mainline_moves()) == 1
+    (again,) = list(read_games(game.to_pgn()))
     assert again.tags["Event"] == game.tags["Event"] and again.errors == []

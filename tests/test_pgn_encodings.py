@@ -33,22 +33,22 @@ def test_ccpd_big5_files_read_from_their_bytes_as_transcoded() -> None:
     black_first = 0
     for path in files:
         games = list(read_games(path))
-        expected = read_games(path.read_bytes().decode("cp950"))
+        expected = list(read_games(path.read_bytes().decode("cp950")))
         assert [g.to_pgn() for g in games] == [g.to_pgn() for g in expected], path.name
         assert [g.tags for g in games] == [g.tags for g in expected], path.name
         for game in games:
             assert game.errors == [], (path.name, game.errors[:1])
-            assert len(game.moves) > 0, path.name
+            assert len(game.mainline_moves()) > 0, path.name
             black_first += game.board().turn == 1
     assert black_first > 0  # positions where Black moves first, numbered "1."
 
 
 def test_big5_file_read_through_a_binary_handle_and_bytes() -> None:
     path = BIG5 / "master-000.pgn"
-    (from_path,) = read_games(path)
+    (from_path,) = list(read_games(path))
     with path.open("rb") as handle:
-        (from_handle,) = read_games(handle)
-    (from_bytes,) = read_games(path.read_bytes())
+        (from_handle,) = list(read_games(handle))
+    (from_bytes,) = list(read_games(path.read_bytes()))
     assert from_path.tags["Red"] == "洪磊鑫" and from_path.tags["Site"] == "承德"
     assert from_handle.to_pgn() == from_path.to_pgn() == from_bytes.to_pgn()
 
@@ -61,16 +61,16 @@ GBK_TEXT = (
 
 def test_gbk_tag_values_come_back_right_with_iccs_moves() -> None:
     # ICCS moves give no Chinese move to decide by: the tags alone must decide the encoding.
-    (game,) = read_games(io.BytesIO(GBK_TEXT.encode("gbk")))
+    (game,) = list(read_games(io.BytesIO(GBK_TEXT.encode("gbk"))))
     assert game.tags["Event"] == "全国象棋个人赛"
     assert (game.tags["Red"], game.tags["Black"]) == ("郑惟桐", "许银川")
-    assert game.moves == iccs_list("h2e2 h9g7 h0g2 i9h9") and game.errors == []
+    assert game.mainline_moves() == iccs_list("h2e2 h9g7 h0g2 i9h9") and game.errors == []
 
 
 def test_big5_tag_values_come_back_right_with_iccs_moves() -> None:
     text = GBK_TEXT.replace("全国象棋个人赛", "全國象棋個人賽").replace("许银川", "許銀川")
     text = text.replace("郑", "鄭")
-    (game,) = read_games(io.BytesIO(text.encode("big5")))
+    (game,) = list(read_games(io.BytesIO(text.encode("big5"))))
     assert game.tags["Event"] == "全國象棋個人賽" and game.tags["Black"] == "許銀川"
 
 
@@ -83,7 +83,7 @@ def test_encoding_is_decided_once_for_the_whole_file() -> None:
     games = list(read_games(io.BytesIO(text.encode("gbk"))))
     assert len(games) == 201
     assert games[-1].tags["Red"] == "郑惟桐" and games[-1].tags["Event"] == "象棋"
-    assert games[-1].moves == iccs_list("h2e2 h9g7")
+    assert games[-1].mainline_moves() == iccs_list("h2e2 h9g7")
 
 
 def test_stray_bytes_in_a_utf8_file_are_reported_on_their_game() -> None:
@@ -91,13 +91,13 @@ def test_stray_bytes_in_a_utf8_file_are_reported_on_their_game() -> None:
     # bad bytes records them (game number, ply 0 in the tags).
     text = '[Event "象棋"]\n\n1. 炮二平五 马８进７ *\n\n[Event "b"]\n[Red "x'.encode()
     text += b'\xff\xfe"]\n\n1. h2e2 *\n'
-    first, second = read_games(io.BytesIO(text))
+    first, second = list(read_games(io.BytesIO(text)))
     assert first.tags["Event"] == "象棋" and first.errors == []
-    assert first.moves == iccs_list("h2e2 h9g7")
+    assert first.mainline_moves() == iccs_list("h2e2 h9g7")
     (error,) = second.errors
     assert error.game_number == 2 and error.ply == 0
     assert "not utf-8" in str(error) and "ff fe" in str(error)
-    assert second.tags["Red"] == "x\ufffd\ufffd" and second.moves == iccs_list("h2e2")
+    assert second.tags["Red"] == "x\ufffd\ufffd" and second.mainline_moves() == iccs_list("h2e2")
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
@@ -107,12 +107,12 @@ def test_encoding_argument_of_the_utf16_family_is_honoured(encoding: str) -> Non
     assert len(games) == 2
     for game in games:
         assert game.tags["Red"] == "郑惟桐" and game.errors == []
-        assert game.moves == iccs_list("h2e2 h9g7 h0g2 i9h9")
+        assert game.mainline_moves() == iccs_list("h2e2 h9g7 h0g2 i9h9")
 
 
 def test_encoding_argument_is_used_over_the_sniffing() -> None:
     raw = GBK_TEXT.encode("gbk")
-    (game,) = read_games(io.BytesIO(raw), encoding="latin-1")
+    (game,) = list(read_games(io.BytesIO(raw), encoding="latin-1"))
     assert game.tags["Red"] == raw.split(b'Red "')[1].split(b'"')[0].decode("latin-1")
 
 
@@ -131,14 +131,14 @@ def test_tell_then_seek_reads_game_k(mode: str) -> None:
             game = reader(handle)
             if game is None:
                 break
-            index.append((offset, game.tags["Red"], len(game.moves)))
+            index.append((offset, game.tags["Red"], len(game.mainline_moves())))
         assert len(index) == 100
         assert len({offset for offset, _, _ in index}) == 100
         for k in (57, 0, 99, 3, 3, 42):
             handle.seek(index[k][0])
             game = reader(handle)
             assert game is not None
-            assert (game.tags["Red"], len(game.moves)) == index[k][1:], k
+            assert (game.tags["Red"], len(game.mainline_moves())) == index[k][1:], k
 
 
 def test_seek_to_zero_reads_the_first_game_again() -> None:
@@ -206,7 +206,7 @@ def test_copy_and_pickle_of_a_long_tree_with_variations_push_each_move_once(
     plies = 24_000
     text = " ".join(f"{cycle[i % 4]} ({'a0a1' if i % 2 == 0 else 'a9a8'})" for i in range(plies))
     game = read_game(text + " *")
-    assert game is not None and game.errors == [] and len(game.moves) == plies
+    assert game is not None and game.errors == [] and len(game.mainline_moves()) == plies
     pushes = 0
     real_push = Position.push
 

@@ -30,7 +30,7 @@ def test_variations_nags_and_comments_are_kept_and_written_back() -> None:
     assert main.nags == {1} and main.comment == "screen horse"
     assert alt.nags == {2} and alt.comment == "same-side cannons"
     assert [v.move for v in alt.variations] == [M("h0g2"), M("i0i1")]
-    assert game.moves == [M("h2e2"), M("h9g7"), M("h0g2"), M("i9h9")]
+    assert game.mainline_moves() == [M("h2e2"), M("h9g7"), M("h0g2"), M("i9h9")]
     written = game.to_pgn("Chinese", 200)
     assert "(1... 炮8平5 $2 {same-side cannons} 2. 马二进三 (2. 车一进一)) 2. 马二进三" in written
     again = read_game(written)
@@ -61,7 +61,7 @@ def test_tree_editing() -> None:
     assert game.variations[0] is a and a.is_main_variation()
     reply = a.add_variation(M("h9g7"), comment="horse", nags=[3])
     assert reply.board().fen() == Position().copy().fen() or reply.ply() == 2
-    assert game.end_node() is reply and game.moves == [M("h2e2"), M("h9g7")]
+    assert game.end_node() is reply and game.mainline_moves() == [M("h2e2"), M("h9g7")]
     game.remove_variation(b)
     assert not game.has_variation(M("b2e2")) and game.has_variation(M("c3c4"))
     with pytest.raises(IllegalMoveError):
@@ -83,7 +83,7 @@ def test_from_board_and_headers() -> None:
     pos.push(M("d0d1"))
     game = Game.from_board(pos)
     assert game.fen == "4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 7"
-    assert game.moves == [M("e9f9"), M("d0d1")] and game.end().board() == pos
+    assert game.mainline_moves() == [M("e9f9"), M("d0d1")] and game.end().board() == pos
     assert game.headers is game.tags
     with pytest.raises(TypeError):
         Game.from_board("4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 7")  # type: ignore[arg-type]
@@ -108,53 +108,31 @@ def test_long_games_pickle_and_deepcopy_without_recursion() -> None:
             assert [e.ply for e in again.errors] == [e.ply for e in original.errors]
     node = pickle.loads(pickle.dumps(alt))
     assert isinstance(node, ChildNode) and node.comment == "alt" and node.nags == {3}
-    assert node.ply() == 3 and node.game().moves == game.moves
+    assert node.ply() == 3 and node.game().mainline_moves() == game.mainline_moves()
 
 
-def test_moves_and_comments_are_live_views_of_the_main_line() -> None:
-    # The list and dict API of earlier versions (xiangqi.match uses it) keeps working.
+def test_the_list_and_dict_views_are_gone() -> None:
+    # 0.x's game.moves / game.comments views: the tree's own methods are the one API now.
     game = Game()
-    game.moves.append(M("h2e2"))
-    game.moves.extend([M("h9g7"), M("h0g2")])
-    game.moves += [M("i9h9")]
-    assert game.moves == [M("h2e2"), M("h9g7"), M("h0g2"), M("i9h9")]
-    assert (
-        len(game.moves) == 4
-        and game.moves[-1] == M("i9h9")
-        and game.moves[1:3]
-        == [
-            M("h9g7"),
-            M("h0g2"),
-        ]
-    )
-    with pytest.raises(IllegalMoveError):
-        game.moves.append(M("h2e2"))
-    game.comments[4] = "screen horse"
-    game.comments[0] = "start"
-    assert game.comments == {0: "start", 4: "screen horse"} and game.comment == "start"
-    assert game.variations[0].variations[0].variations[0].variations[0].comment == "screen horse"
-    with pytest.raises(KeyError):
-        game.comments[5] = "past the end"
-    del game.comments[0]
-    assert dict(game.comments) == {4: "screen horse"}
-    assert game.moves.pop() == M("i9h9") and len(game.moves) == 3
-    del game.moves[1:]
-    assert game.moves == [M("h2e2")]
-    game.moves.append(M("h9g7"))  # add_move's cache follows the cut
-    assert game.moves == [M("h2e2"), M("h9g7")]
-    with pytest.raises(TypeError):
-        game.moves[0] = M("b2e2")
-    with pytest.raises(TypeError):
-        del game.moves[0]
-    game.moves.clear()
-    assert game.moves == [] and game.variations == []
-    game.add_variation(M("h2e2"))
-    game.add_variation(M("b2e2"))
-    game.moves = [M("c3c4"), M("c6c5")]  # replaces the main line, keeps the other variation
-    assert game.moves == [M("c3c4"), M("c6c5")] and len(game.variations) == 2
-    with pytest.raises(IllegalMoveError):
-        game.moves = [M("c3c4"), M("c3c4")]
-    assert game.moves == [M("c3c4"), M("c6c5")]
+    assert not hasattr(game, "moves") and not hasattr(game, "comments")
+    assert not hasattr(game, "set_opening_tags")  # xiangqi.records.ecco.tag_game(game)
+
+
+def test_add_move_follows_direct_edits_of_the_variation_lists() -> None:
+    # No counter to bump: add_move checks that its remembered end is still the end.
+    game = Game()
+    first = game.add_move(M("h2e2"))
+    first.variations.append(ChildNode(first, M("h9g7"), "", "", set()))  # appended by hand
+    game.add_move(M("h0g2"))
+    assert game.mainline_moves() == [M("h2e2"), M("h9g7"), M("h0g2")]
+    last = game.end()
+    assert isinstance(last, ChildNode)
+    last.parent.variations.remove(last)  # the end removed by hand
+    game.add_move(M("b0c2"))
+    assert game.mainline_moves() == [M("h2e2"), M("h9g7"), M("b0c2")]
+    game.variations.clear()
+    game.add_move(M("c3c4"))
+    assert game.mainline_moves() == [M("c3c4")]
 
 
 def test_add_move_after_editing_still_appends_to_the_main_line() -> None:
@@ -163,7 +141,7 @@ def test_add_move_after_editing_still_appends_to_the_main_line() -> None:
     game.add_variation(M("b2e2"))
     game.promote_to_main(M("b2e2"))
     game.add_move(M("h9g7"))
-    assert game.moves == [M("b2e2"), M("h9g7")]
+    assert game.mainline_moves() == [M("b2e2"), M("h9g7")]
 
 
 def test_writer_escapes() -> None:
@@ -256,7 +234,7 @@ def test_write_read_write_is_identity(game: Game, fmt: str, width: int) -> None:
     again = read_game(text)
     assert again is not None and again.errors == [], again.errors if again else None
     assert again.to_pgn(fmt, width) == text
-    assert again.moves == game.moves
+    assert again.mainline_moves() == game.mainline_moves()
     assert {k: v for k, v in again.tags.items() if k != "Format"} == {
         k: v for k, v in game.tags.items() if k != "Format"
     }
@@ -275,7 +253,11 @@ def test_any_text_reads_and_what_is_read_round_trips(text: str) -> None:
         assert all(isinstance(e, ValueError) for e in game.errors)
         written = game.to_pgn()
         again = read_game(written)
-        assert again is not None and again.errors == [] and again.moves == game.moves
+        assert (
+            again is not None
+            and again.errors == []
+            and again.mainline_moves() == game.mainline_moves()
+        )
         assert again.to_pgn() == written
 
 

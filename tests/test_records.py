@@ -46,7 +46,7 @@ def moves_of(games: Iterator[Game] | list[Game]) -> list[list[str]]:
 
 
 def test_open_games_reads_pgn_in_any_encoding_from_paths_and_files() -> None:
-    expected = read_games(BIG5.read_bytes().decode("cp950"))
+    expected = list(read_games(BIG5.read_bytes().decode("cp950")))
     assert moves_of(xiangqi.open_games(BIG5)) == moves_of(expected)
     assert moves_of(xiangqi.open_games(str(BIG5))) == moves_of(expected)
     with BIG5.open("rb") as handle:
@@ -141,7 +141,7 @@ def test_convert_big5_pgn_to_pgn(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["convert", str(BIG5), str(out), "--notation", "chinese"]) == 0
     text = out.read_text(encoding="utf-8")
     assert '[Red "洪磊鑫"]' in text and "炮二平四" in text
-    expected = read_games(BIG5.read_bytes().decode("cp950"))
+    expected = list(read_games(BIG5.read_bytes().decode("cp950")))
     assert moves_of(read_games(text)) == moves_of(expected)
     err = capsys.readouterr().err
     assert "1 games, 63 plies written" in err
@@ -160,7 +160,7 @@ def test_convert_shows_a_progress_line(
     assert len(lines) == 101 and lines[-1].startswith("xiangqi: 100 games, 9830 plies")
     assert lines[0].startswith(f"converting {WUKONG}: 1 games, ")
     assert lines[99].startswith(f"converting {WUKONG}: 100 games, 9830 plies")
-    assert len(read_games(out.read_text(encoding="utf-8"))) == 100
+    assert len(list(read_games(out.read_text(encoding="utf-8")))) == 100
 
 
 def test_convert_xqf_to_pgn(tmp_path: Path) -> None:
@@ -168,7 +168,7 @@ def test_convert_xqf_to_pgn(tmp_path: Path) -> None:
     source.write_bytes(encode(sample_game()))
     out = tmp_path / "game.pgn"
     assert main(["convert", str(source), str(out)]) == 0
-    (game,) = read_games(out.read_text(encoding="utf-8"))
+    (game,) = list(read_games(out.read_text(encoding="utf-8")))
     assert game.to_pgn() == sample_game().to_pgn()
 
 
@@ -177,7 +177,7 @@ def test_convert_xqf_to_pgn(tmp_path: Path) -> None:
     [
         (["missing.pgn", "out.pgn"], "No such file"),
         (["in.pgn", "out.txt"], "no game-record format is written as '.txt'"),
-        (["in.pgn", "in.pgn"], "IN and OUT are the same file"),
+        (["in.pgn", "in.pgn"], "the output is also the input"),
         (["in.pgn", "out.pgn", "--from", "cbz"], "no game-record format 'cbz'"),
         (["in.pgn", "out.pgn", "--from", "xqf"], "not an XQF file"),
     ],
@@ -220,8 +220,8 @@ def _real_record_files() -> list[tuple[Path, str]]:
 def test_open_games_recognises_real_files_and_reads_what_their_reader_reads(
     path: Path, name: str
 ) -> None:
-    from xiangqi.dhtml import read_dhtml
-    from xiangqi.xqf import read_xqf
+    from xiangqi.records.dhtml import read_dhtml
+    from xiangqi.records.xqf import read_xqf
 
     own = {"xqf": read_xqf, "dhtml": read_dhtml}[name](path)
     (game,) = open_games(path)

@@ -17,7 +17,7 @@ from cbr_writer import encode_cbl, encode_cbr
 from record_games import random_game
 
 from xiangqi.pgn import Game, GameNode
-from xiangqi.xqf import read_xqf, write_xqf
+from xiangqi.records.xqf import read_xqf, write_xqf
 
 cchess = pytest.importorskip("cchess")
 

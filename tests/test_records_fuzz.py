@@ -14,10 +14,10 @@ import pytest
 from cbr_writer import encode_cbf, encode_cbl, encode_cbr
 from record_games import random_game
 
-from xiangqi.cbr import InvalidCbrError, read_cbf, read_cbl, read_cbr
-from xiangqi.dhtml import InvalidDhtmlError, read_dhtml, write_dhtml
 from xiangqi.pgn import Game, GameNode
-from xiangqi.xqf import InvalidXqfError, read_xqf, write_xqf
+from xiangqi.records.cbr import InvalidCbrError, read_cbf, read_cbl, read_cbr
+from xiangqi.records.dhtml import InvalidDhtmlError, read_dhtml, write_dhtml
+from xiangqi.records.xqf import InvalidXqfError, read_xqf, write_xqf
 
 DATA = Path(__file__).parent / "data"
 

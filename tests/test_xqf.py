@@ -11,7 +11,7 @@ from xqf_writer import encode
 
 from xiangqi import START_FEN, Move, Position
 from xiangqi.pgn import Game, PgnSyntaxError
-from xiangqi.xqf import InvalidXqfError, read_xqf, sniff, write_xqf
+from xiangqi.records.xqf import InvalidXqfError, read_xqf, sniff, write_xqf
 
 M = Move.from_iccs
 
@@ -57,7 +57,7 @@ def test_from_a_position_with_black_to_move(tmp_path: Path) -> None:
     path.write_bytes(data)
     for source in (data, path, io.BytesIO(data)):
         read = read_xqf(source)  # type: ignore[arg-type]
-        assert read.fen == Position(fen).fen() and read.moves == [M("e9f9")]
+        assert read.fen == Position(fen).fen() and read.mainline_moves() == [M("e9f9")]
 
 
 def test_a_version_1_0_file_built_by_hand() -> None:
@@ -76,7 +76,7 @@ def test_a_version_1_0_file_built_by_hand() -> None:
     # h2e2: from byte 7*10+2 = 72, to 4*10+2 = 42; no next, no alternative, comment "ok".
     records += bytes([72 + 0x18, 42 + 0x20, 0x00, 0]) + (2).to_bytes(4, "little") + b"ok"
     game = read_xqf(bytes(head) + bytes(records))
-    assert game.fen == START_FEN and game.moves == [M("h2e2")]
+    assert game.fen == START_FEN and game.mainline_moves() == [M("h2e2")]
     assert game.variations[0].comment == "ok" and game.result == "0-1"
     assert game.tags["Red"] == "许"
 
@@ -129,7 +129,7 @@ def test_the_real_sample_reads_as_elephanteyes_converter_read_it() -> None:
     assert game.fen == expected.fen
     assert game.comment == expected.comment
     assert tree(game) == tree(expected)
-    assert len(game.moves) == 75
+    assert len(game.mainline_moves()) == 75
     for name in ("Event", "Site", "Date", "Red", "Black", "Result"):
         assert game.tags[name] == expected.tags[name], name
 
@@ -142,7 +142,7 @@ def test_real_files_read_clean_from_str_paths_pathlikes_and_files(name: str) -> 
         games.append(read_xqf(handle))
     assert all(g.errors == [] for g in games)
     assert len({repr(tree(g)) for g in games}) == 1
-    assert games[0].moves  # every sample has a main line
+    assert games[0].mainline_moves()  # every sample has a main line
 
 
 def test_the_ancient_endgame_sample_has_its_variations() -> None:
@@ -254,3 +254,26 @@ def test_sniff() -> None:
     assert sniff(write_xqf(sample_game()))
     assert not sniff(b'[Game "Chinese Chess"]')
     assert not sniff(b"XQ\x30")
+
+
+def test_a_diagram_with_both_kings_in_check_is_read_with_an_error() -> None:
+    # issue 30: 14 of 5,054 real puzzle files have both kings in check (a final position
+    # printed as an illustration). Red's king d0, rook f5 (checks Black's king f9 up the f
+    # file); Black's rook d4 checks Red's king down the d file; the kings do not face.
+    start = bytes([0x18, 0x20, 0xF0, 0]) + (0).to_bytes(4, "little")
+    move = bytes([55 + 0x18, 56 + 0x20, 0x00, 0]) + (0).to_bytes(4, "little")  # f5-f6
+    data = _one_piece_file({0: 55, 4: 30, 16: 34, 20: 59}, 0, start + move)
+    game = read_xqf(data)
+    assert game.tags["FEN"] == "5k3/9/9/9/5R3/3r5/9/9/9/3K5 w - - 0 1"
+    assert game.variations == [] and len(game.errors) == 1 and game.errors[0].ply == 0
+    assert "both kings in check" in str(game.errors[0])
+    # the game survives its own writers: PGN keeps the diagram, XQF reads back the same
+    assert '[FEN "5k3/9/9/9/5R3/3r5/9/9/9/3K5 w - - 0 1"]' in game.to_pgn("WXF")
+    again = read_xqf(write_xqf(game))
+    assert again.fen == game.fen and [str(e) for e in again.errors] == [str(game.errors[0])]
+    # ... and the PGN reader keeps such a diagram too (it fell back to the usual start)
+    from xiangqi.pgn import read_game
+
+    from_pgn = read_game(game.to_pgn())
+    assert from_pgn is not None and from_pgn.tags["FEN"] == game.tags["FEN"]
+    assert len(from_pgn.errors) == 1 and "bad FEN tag" in str(from_pgn.errors[0])

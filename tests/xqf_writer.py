@@ -1,4 +1,4 @@
-"""A test-only XQF encoder, written from the layout in xiangqi/xqf.py's docstring.
+"""A test-only XQF encoder, written from the layout in xiangqi/records/xqf.py's docstring.
 
 It is the inverse of the reader's documented steps, so it checks the reader against the
 layout; tests/test_xqf.py also builds a version 1.0 file byte by byte without it.

@@ -1,6 +1,6 @@
 """xiangqi: Xiangqi (Chinese chess) rules with a compiled core.
 
-Game records live in xiangqi.pgn (XQF files in xiangqi.xqf), move notation in
+Game records live in xiangqi.pgn (XQF files in xiangqi.records.xqf), move notation in
 xiangqi.notation and pictures in xiangqi.svg (import them by name, as with python-chess's
 chess.pgn).
 

@@ -264,32 +264,34 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _convert(args: argparse.Namespace) -> int:
-    import os
-
-    from .records import UnknownFormatError, find_format, format_for_path, open_games, pgn_writer
+    from .records import (
+        UnknownFormatError,
+        check_output,
+        find_format,
+        format_for_path,
+        open_games,
+        pgn_writer,
+        replace_file,
+    )
 
     source, target = args.input, args.output
-    if os.path.abspath(source) == os.path.abspath(target):
-        raise UnknownFormatError(f"IN and OUT are the same file: {target!r}")
+    # Every argument is checked before a file is touched; OUT is replaced only when every
+    # game is written (a temporary file beside it), and never when it is IN.
     out_fmt = find_format(args.to) if args.to else format_for_path(target, writing=True)
     writer = pgn_writer(args.notation) if out_fmt.name == "pgn" else out_fmt.write
     if writer is None:
         raise UnknownFormatError(f"the {out_fmt.name} format has no writer")
     if args.notation != "iccs" and out_fmt.name != "pgn":
         raise UnknownFormatError(f"--notation is for PGN output, not {out_fmt.name}")
+    check_output(target, [source])
     games = open_games(source, format=args.from_format)
     progress = _Progress(f"converting {source}")
-    partial = f"{target}.part"
     try:
-        with open(partial, "wb") as out:
-            writer(progress.count(games), out)
-        os.replace(partial, target)
-    except BaseException:
+        check_output(target, [games.file_id])  # type: ignore[attr-defined]
+        replace_file(target, lambda out: writer(progress.count(games), out))
+    finally:
         progress.close()
-        if os.path.exists(partial):
-            os.remove(partial)
-        raise
-    progress.close()
+        games.close()  # type: ignore[attr-defined]
     summary = f"{progress.games} games, {progress.plies} plies written to {target}"
     if progress.bad:
         summary += f"; {progress.bad} games had errors (the first: {progress.first_error})"

@@ -239,6 +239,11 @@ class _Context:
 def _checked_context(pos: Position, move: Move, notation: str) -> _Context:
     if not isinstance(move, Move):
         raise TypeError(f"expected a Move, got {type(move).__name__}")
+    if not move:
+        raise InvalidMoveError(
+            f"the null move (Move.null(), a pass) has no {notation} notation; "
+            "a PGN game record writes it as '--'"
+        )
     if not pos.is_legal(move):
         try:
             pos.parse_iccs(move.iccs())

@@ -329,9 +329,11 @@ def board(
     Every value is escaped before it reaches an attribute. Wrong types raise TypeError,
     bad values a ValueError (InvalidMoveError for bad ICCS text).
     """
-    from .position import Position
-
-    if pos is not None and not isinstance(pos, Position):
+    # Duck-typed: svg draws what Position gives and does not import it at run time (the
+    # Position's own picture method imports svg; an import back would be a cycle).
+    if pos is not None and not all(
+        callable(getattr(pos, name, None)) for name in ("piece_map", "is_check", "king")
+    ):
         raise TypeError(f"board() takes a Position or None, got {type(pos).__name__}")
     pieces = pos.piece_map() if pos is not None else {}
     move = _read_move(lastmove) if lastmove is not None else None

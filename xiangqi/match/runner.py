@@ -452,7 +452,7 @@ class _Runner:
                     "result": over.result,
                     "termination": over.termination,
                     "reason": over.reason,
-                    "plies": len(game.moves),
+                    "plies": len(game.mainline_moves()),
                     "opening": self.openings.index(round_index),
                 }
             )

@@ -37,7 +37,7 @@ def main(count: int = 200) -> None:
             game, _ = play_game(engine, engine, Limit(nodes=nodes), start=pos, max_plies=200)
             who = f"Fairy-Stockfish nodes={nodes}"
             event = f"Generated self-play {number} (random opening)"
-            moves = " ".join(str(m) for m in game.moves)
+            moves = " ".join(str(m) for m in game.mainline_moves())
             rows.append(f"{number}|{event}|{who}|{who}|{moves}\n")
     finally:
         engine.close()

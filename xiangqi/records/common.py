@@ -11,10 +11,12 @@ import os
 from collections.abc import Callable
 from typing import IO, Union
 
-from .errors import IllegalMoveError, XiangqiError
-from .move import Move
-from .pgn import ChildNode, Game, GameNode, PgnSyntaxError
-from .position import Position
+from ..errors import IllegalMoveError, XiangqiError
+from ..fen import parse_fen
+from ..move import Move
+from ..pgn import ChildNode, Game, GameNode, PgnSyntaxError
+from ..pieces import Piece
+from ..position import Position
 
 #: At most this many errors are kept per game; one more says how many were dropped.
 MAX_ERRORS = 100
@@ -40,6 +42,27 @@ def read_source(source: object, who: str) -> bytes:
     )
 
 
+class UnwritableGameError(XiangqiError):
+    """A game that a record format cannot hold (a null move in XQF or DhtmlXQ)."""
+
+
+def refuse_null(node: ChildNode, ply: int, what: str) -> None:
+    """Refuse a null move (Move.null()): XQF and DhtmlXQ have no way to write a pass."""
+    if not node.move:
+        raise UnwritableGameError(
+            f"{what} cannot hold a null move (a pass), at ply {ply}; PGN can (it writes '--')"
+        )
+
+
+def ascii_int(text: str, digits: int = 9) -> int | None:
+    """text as a number if it is 1..digits ASCII digits, else None: ``str.isdigit`` also
+    takes "²" and "٣", which ``int`` refuses or reads, and a 5,000-digit field is beyond
+    ``int``'s limit; a record's numbers are neither."""
+    if 0 < len(text) <= digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def add_error(game: Game, message: str, ply: int, game_number: int = 0) -> None:
     """Record a PgnSyntaxError on game (keeping at most MAX_ERRORS, then one summary)."""
     count = len(game.errors)
@@ -51,6 +74,17 @@ def add_error(game: Game, message: str, ply: int, game_number: int = 0) -> None:
                 f"more than {MAX_ERRORS} errors, the rest not kept", ply, "", game_number
             )
         )
+
+
+def start_pieces(game: Game) -> tuple[dict[int, str], int, str]:
+    """The start of game as the writers need it: FEN letter by public square, the side to
+    move (0 Red, 1 Black) and the FEN's board field. Read from the FEN's syntax only, so a
+    kept diagram that no side can move from (see xqf) is written back as it was read."""
+    parsed = parse_fen(game.fen)
+    pieces = {
+        square: Piece.from_code(code).symbol() for square, code in enumerate(parsed.codes) if code
+    }
+    return pieces, parsed.side, game.fen.split()[0]
 
 
 def board_text(board: list[str | None]) -> str:
@@ -165,4 +199,3 @@ def build_tree(
             parent, parent_depth = pending.pop()
         else:
             break
-    game._version += 1

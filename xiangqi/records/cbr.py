@@ -42,25 +42,26 @@ their branch dropped.
 
 from __future__ import annotations
 
-import mmap
 import os
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import IO
 
-from ._records import (
+from ..errors import IllegalMoveError, XiangqiError
+from ..move import Move
+from ..pgn import ChildNode, Game
+from ..position import Position
+from .common import (
     Record,
     Source,
     add_error,
+    ascii_int,
     board_text,
     build_tree,
     load_start,
     piece_at,
     read_source,
 )
-from .errors import IllegalMoveError, XiangqiError
-from .move import Move
-from .pgn import ChildNode, Game
-from .position import Position
 
 __all__ = ["InvalidCbrError", "read_cbf", "read_cbl", "read_cbr", "sniff"]
 
@@ -81,7 +82,7 @@ SLOT = 4096
 
 
 #: The bytes of a file: read into memory, or mapped (a library read from a path).
-Buffer = bytes | mmap.mmap
+Buffer = bytes
 
 
 class InvalidCbrError(XiangqiError):
@@ -238,54 +239,77 @@ def read_cbl(source: Source) -> Iterator[Game]:
     Squares are public numbers 0..89. Games come in file order, read one at a time; a
     record that cannot be read (a bad start position, a broken header) is skipped and noted
     in the next game's errors, with its number. Raises InvalidCbrError at once when the
-    bytes are not a library. A library read from a path is memory-mapped, not read into
-    memory, and the file stays open until the iterator is exhausted or closed.
+    bytes are not a library. A library read from a path is read record by record (never
+    memory-mapped: a file that shrinks meanwhile gives records cut short, noted as errors,
+    not a crash), and the file stays open until the iterator is exhausted or closed.
     """
-    data: Buffer
     if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as handle:  # the map keeps its own descriptor
+        handle = open(source, "rb")
+        try:
             size = os.fstat(handle.fileno()).st_size
-            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-    else:
-        data = read_source(source, "read_cbl")
-    if len(data) < 64 or data[:15] != LIBRARY_MAGIC[:15]:
-        head, size = data[:16], len(data)
-        _close(data)
+
+            def at(offset: int, length: int) -> bytes:
+                handle.seek(offset)
+                return handle.read(max(0, length))
+
+            _check_library(at(0, 64), size)
+        except BaseException:
+            handle.close()
+            raise
+        return _iterate_library(at, size, handle)
+    data = read_source(source, "read_cbl")
+    _check_library(data[:64], len(data))
+    return _iterate_library(
+        lambda offset, length: data[offset : offset + max(0, length)], len(data)
+    )
+
+
+def _check_library(head: bytes, size: int) -> None:
+    if len(head) < 64 or head[:15] != LIBRARY_MAGIC[:15]:
         raise InvalidCbrError(
-            f"not a CBL library: expected 'CCBridgeLibrary', got {head!r} ({size} bytes)"
+            f"not a CBL library: expected 'CCBridgeLibrary', got {head[:16]!r} ({size} bytes)"
         )
-    return _iterate_library(data)
 
 
-def _close(data: Buffer) -> None:
-    if isinstance(data, mmap.mmap):
-        data.close()
-
-
-def _iterate_library(data: Buffer) -> Iterator[Game]:
+def _iterate_library(
+    at: Callable[[int, int], bytes], size: int, handle: IO[bytes] | None = None
+) -> Iterator[Game]:
     try:
-        yield from _library_games(data)
+        yield from _library_games(at, size)
     finally:
-        _close(data)
+        if handle is not None:
+            handle.close()
 
 
-def _library_games(data: Buffer) -> Iterator[Game]:
-    slots = int.from_bytes(data[60:64], "little")
-    first = data.find(RECORD_MAGIC[:15], min(INDEX_OFFSET + slots * INDEX_ENTRY, len(data)))
+def _find(at: Callable[[int, int], bytes], size: int, needle: bytes, start: int) -> int:
+    """The offset of needle at or after start, read in chunks; -1 if none."""
+    chunk = 1 << 20
+    while start < size:
+        block = at(start, chunk + len(needle) - 1)
+        found = block.find(needle)
+        if found >= 0:
+            return start + found
+        if len(block) < chunk:
+            return -1
+        start += chunk
+    return -1
+
+
+def _library_games(at: Callable[[int, int], bytes], size: int) -> Iterator[Game]:
+    magic = RECORD_MAGIC[:15]
+    slots = int.from_bytes(at(60, 4), "little")
+    first = _find(at, size, magic, min(INDEX_OFFSET + slots * INDEX_ENTRY, size))
     if first < 0:
-        first = data.find(RECORD_MAGIC[:15], 64)
+        first = _find(at, size, magic, 64)
     if first < 0:
         return
-    starts = [
-        offset
-        for offset in range(first, len(data), SLOT)
-        if data[offset : offset + 15] == RECORD_MAGIC[:15]
-    ]
+    starts = [offset for offset in range(first, size, SLOT) if at(offset, 15) == magic]
     skipped: list[str] = []
     for number, start in enumerate(starts, 1):
-        end = starts[number] if number < len(starts) else len(data)
+        end = starts[number] if number < len(starts) else size
+        record = at(start, end - start)
         try:
-            game = _parse_record(data, start, end, number)
+            game = _parse_record(record, 0, len(record), number)
         except InvalidCbrError as exc:
             skipped.append(f"CBL game {number} at byte {start} skipped: {exc}")
             continue
@@ -314,7 +338,7 @@ CBF_TAGS = {
 
 
 def _cbf_square(text: str) -> int | None:
-    if len(text) != 2 or not text.isdigit() or text[0] == "9":
+    if len(text) != 2 or ascii_int(text) is None or text[0] == "9":
         return None
     return int(text[0]) + 9 * (9 - int(text[1]))
 
@@ -349,8 +373,8 @@ def read_cbf(source: Source) -> Game:
     for name, tag in CBF_TAGS.items():
         if values.get(name):
             game.tags[tag] = values[name]
-    code = values.get("RecordResult", "0")
-    game.tags["Result"] = RESULTS.get(int(code), "*") if code.isdigit() else "*"
+    code = ascii_int(values.get("RecordResult", "0"))
+    game.tags["Result"] = RESULTS.get(code, "*") if code is not None else "*"
     if moves:
         game.comment = _cbf_comment(moves[0])
     pos = game.board()
@@ -372,7 +396,6 @@ def read_cbf(source: Source) -> Game:
         if element.get("end") == "1" and ply < len(moves) - 1:
             add_error(game, f"CBF: {len(moves) - 1 - ply} moves after the main line skipped", ply)
             break
-    game._version += 1
     return game
 
 

@@ -5,11 +5,11 @@ objects or ICCS text such as ``"h2e2"``; squares are public numbers 0..89, ranks
 side) and returns an ``Opening``: ``code`` ("C20"), ``name`` and ``variation`` in simplified
 Chinese, and ``traditional`` for the same in traditional characters. A game that starts from
 another position has no ECCO code: ``classify`` returns None for it. ``opening("C20")`` looks a
-code up; ``openings()`` lists them all. ``tag_game(game)`` (also ``Game.set_opening_tags()``)
+code up; ``openings()`` lists them all. ``tag_game(game)``
 writes the ``ECCO``, ``Opening`` and ``Variation`` tags of a ``xiangqi.pgn.Game``.
 
 How the code is found: like the classifiers of Chinese game viewers, by the moves in order,
-with the transpositions the tree allows (xiangqi/ecco_tree.txt documents its notation). Each
+with the transpositions the tree allows (xiangqi/records/ecco_tree.txt documents its notation). Each
 ply is written in WXF from the mover's side (``xiangqi.notation.wxf``); when Red's first move
 starts on Red's file 6..9 the whole game is mirrored, so that ``炮八平五`` reads as ``炮二平五``.
 Provenance: the tree's branch points, moves and codes, and the names, are facts read from
@@ -26,16 +26,14 @@ import re
 from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from .errors import XiangqiError
-from .fen import START_FEN
-from .move import Move
-from .notation import wxf
-from .position import Position
-
-if TYPE_CHECKING:
-    from .pgn import Game
+from ..errors import XiangqiError
+from ..fen import START_FEN
+from ..move import Move
+from ..notation import wxf
+from ..pgn import Game
+from ..position import Position
 
 __all__ = ["Opening", "classify", "opening", "openings", "tag_game", "InvalidEccoCodeError"]
 
@@ -374,8 +372,6 @@ def classify(moves: Iterable[Move | str] | Game) -> Opening | None:
     from another position gives None. Raises InvalidMoveError for bad ICCS text and
     IllegalMoveError for an illegal move among the plies read.
     """
-    from .pgn import Game
-
     if isinstance(moves, Game):
         found = _game_moves(moves)
         if found is None:

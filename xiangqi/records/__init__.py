@@ -5,33 +5,38 @@ Each format registers a ``RecordFormat``: a name, the file extensions it is writ
 ``sniff`` that looks at the first bytes of a file (``HEAD_BYTES`` of them) and says whether
 they are this format's, a ``read`` that yields the games of a binary file, and optionally a
 ``write`` that writes games to a binary file. ``open_games(source)`` asks the sniffs in order
-of ``priority`` (binary formats with a magic number first, PGN, the plain-text fallback,
-last) and reads with the first that says yes. Games are ``xiangqi.pgn.Game`` trees; squares
-are public numbers 0..89. Readers record what they skip on ``game.errors`` (with the game
-number and ply), as the PGN reader does.
+of ``priority`` (binary formats with a magic number first, then CBF's XML, PGN by its
+structure, DhtmlXQ by its tag) and reads with the first that says yes; a file no format
+recognises (a Markdown file, prose) is refused with UnknownFormatError. Games are
+``xiangqi.pgn.Game`` trees; squares are public numbers 0..89. Readers record what they
+skip on ``game.errors`` (with the game number and ply), as the PGN reader does.
 
 Registered here: PGN (any encoding, see xiangqi.pgn; read and write), XQF (read and write),
-CCBridge's CBR, CBL and CBF (read; see xiangqi.cbr) and DhtmlXQ (read and write; see
-xiangqi.dhtml). Other modules add theirs with ``register``.
+CCBridge's CBR, CBL and CBF (read; see xiangqi.records.cbr) and DhtmlXQ (read and write; see
+xiangqi.records.dhtml). Other modules add theirs with ``register``.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Union
 
-from .errors import XiangqiError
+from ..errors import XiangqiError
+from .common import UnwritableGameError
 
 if TYPE_CHECKING:
-    from .pgn import Game
+    from ..pgn import Game
 
 __all__ = [
     "HEAD_BYTES",
+    "RecordFileError",
     "RecordFormat",
     "UnknownFormatError",
+    "UnwritableGameError",
     "find_format",
     "format_for_path",
     "formats",
@@ -111,11 +116,15 @@ def format_for_path(path: str | os.PathLike[str], *, writing: bool = False) -> R
     )
 
 
-def _sniff(head: bytes) -> RecordFormat:
+def _sniff(head: bytes, where: object = None) -> RecordFormat:
     for fmt in formats():
         if fmt.sniff(head):
             return fmt
-    raise UnknownFormatError(f"not a game record of a known format: starts {head[:16]!r}")
+    name = f"{os.fspath(where)!r} is " if isinstance(where, (str, os.PathLike)) else ""
+    known = ", ".join(f.name for f in formats())
+    raise UnknownFormatError(
+        f"{name}not a game record of a known format ({known}): starts {head[:24]!r}"
+    )
 
 
 def open_games(source: Source, *, format: str | None = None) -> Iterator[Game]:
@@ -128,7 +137,15 @@ def open_games(source: Source, *, format: str | None = None) -> Iterator[Game]:
     """
     fmt = find_format(format) if format is not None else None
     if isinstance(source, (str, os.PathLike)):
-        return _open_path(source, fmt)
+        handle = open(source, "rb")  # closed by _games_then_close
+        try:
+            if fmt is None:
+                fmt = _sniff(handle.read(HEAD_BYTES), source)
+                handle.seek(0)
+        except BaseException:
+            handle.close()
+            raise
+        return _Games(_games_then_close(fmt, handle), handle, owned=True)
     if isinstance(source, (bytes, bytearray, memoryview)):
         raise TypeError("open_games() takes a path or an open file, got bytes (wrap in io.BytesIO)")
     if not hasattr(source, "read"):
@@ -136,22 +153,44 @@ def open_games(source: Source, *, format: str | None = None) -> Iterator[Game]:
     if isinstance(source, io.TextIOBase):
         if fmt is not None and fmt.name != "pgn":
             raise UnknownFormatError(f"a text file can only be read as PGN, not {fmt.name}")
-        from .pgn import read_games
+        from ..pgn import read_games
 
-        return iter(read_games(source))
-    return _open_binary(source, fmt)  # type: ignore[arg-type]
+        return _Games(read_games(source), source)
+    return _Games(_open_binary(source, fmt), source)  # type: ignore[arg-type]
 
 
-def _open_path(path: str | os.PathLike[str], fmt: RecordFormat | None) -> Iterator[Game]:
-    handle = open(path, "rb")  # closed by _games_then_close
+class _Games(Iterator["Game"]):
+    """The games open_games reads, and the identity (device, inode) of the file they come
+    from, so that write_games refuses to write over its own input."""
+
+    __slots__ = ("_games", "_handle", "file_id")
+
+    def __init__(self, games: Iterator[Game], handle: object, owned: bool = False) -> None:
+        self._games = games
+        self._handle = handle if owned else None  # a file open_games opened, closed by close()
+        self.file_id = _file_id(handle)
+
+    def __iter__(self) -> _Games:
+        return self
+
+    def __next__(self) -> Game:
+        return next(self._games)
+
+    def close(self) -> None:
+        """Stop reading (closes the file open_games opened)."""
+        close = getattr(self._games, "close", None)
+        if close is not None:
+            close()
+        if self._handle is not None:
+            self._handle.close()  # type: ignore[attr-defined]
+
+
+def _file_id(handle: object) -> tuple[int, int] | None:
     try:
-        if fmt is None:
-            fmt = _sniff(handle.read(HEAD_BYTES))
-            handle.seek(0)
-    except BaseException:
-        handle.close()
-        raise
-    return _games_then_close(fmt, handle)
+        st = os.fstat(handle.fileno())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _games_then_close(fmt: RecordFormat, handle: IO[bytes]) -> Iterator[Game]:
@@ -207,34 +246,113 @@ def write_games(
 ) -> int:
     """Write games to a file in the format its extension names (or format); return how many.
 
-    The file is written whole or, if writing fails (a game the format cannot hold), removed.
+    Every argument is checked before any file is touched; the games go to a temporary file
+    beside path, which replaces path only when all are written: a failure (a game the format
+    cannot hold) leaves the file that was at path as it was. Writing over the file the games
+    are read from (``write_games(open_games(p), p)``, the same file by identity, whatever its
+    name) is refused with RecordFileError.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f"write_games() takes a path (str or os.PathLike), got {type(path).__name__}"
+        )
     fmt = find_format(format) if format is not None else format_for_path(path, writing=True)
-    if fmt.write is None:
+    write = fmt.write
+    if write is None:
         raise UnknownFormatError(f"the {fmt.name} format has no writer")
+    if not isinstance(games, Iterable):
+        raise TypeError(f"write_games() takes an iterable of Games, got {type(games).__name__}")
+    check_output(path, [getattr(games, "file_id", None)])
+    return replace_file(path, lambda out: write(games, out))
+
+
+class RecordFileError(XiangqiError):
+    """An output file that is also an input (or not a file): writing it would destroy a game."""
+
+
+def check_output(
+    path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str] | tuple[int, int] | None]
+) -> None:
+    """Refuse an output path that is a directory or the same file as one of inputs (paths, or
+    (device, inode) pairs), by identity: hard links and symbolic links count, names do not."""
+    target = os.fspath(path)
+    if os.path.isdir(target):
+        raise RecordFileError(f"the output is a directory: {target!r}")
     try:
-        with open(path, "wb") as out:
-            return fmt.write(games, out)
+        st = os.stat(target)
+    except OSError:
+        return  # a new file: it is no input
+    for item in inputs:
+        if item is None:
+            continue
+        if isinstance(item, tuple):
+            same = item == (st.st_dev, st.st_ino)
+        else:
+            try:
+                other = os.stat(item)
+            except OSError:
+                continue
+            same = (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino)
+        if same:
+            raise RecordFileError(
+                f"the output is also the input (the same file): {target!r}; "
+                "write to another file, then rename it"
+            )
+
+
+def replace_file(path: str | os.PathLike[str], write: Callable[[IO[bytes]], int]) -> int:
+    """Write a file whole or not at all: write(out) fills a temporary file in path's directory,
+    which then replaces path (keeping the permissions of the file it replaces); on any
+    failure the temporary file is removed and path is left as it was."""
+    import stat
+    import tempfile
+
+    target = os.fspath(path)
+    directory, name = os.path.split(os.path.abspath(target))
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            count = write(out)
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
     except BaseException:
         try:
-            os.remove(path)
+            os.remove(temporary)
         except OSError:
             pass
         raise
+    return count
 
 
 # -- PGN --------------------------------------------------------------------------------------
 
 
 def _pgn_sniff(head: bytes) -> bool:
-    """Text: no NUL byte outside a UTF-16/32 file (PGN is the plain-text fallback)."""
+    """Text with PGN's structure: a tag pair line or move text first (pgn.reader.looks_like_pgn),
+    in UTF-8, GB18030 or Big5 (UTF-16 with its BOM). Not a fallback for any text: a Markdown
+    file or prose is no game record."""
+    from ..pgn.structure import looks_like_pgn
+
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return True
-    return b"\x00" not in head
+        return looks_like_pgn(head.decode("utf-16", errors="replace"))
+    if b"\x00" in head:
+        return False
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    return any(
+        looks_like_pgn(head.decode(encoding, errors="replace"))
+        for encoding in ("utf-8", "gb18030", "cp950")
+    )
 
 
 def _pgn_read(handle: IO[bytes]) -> Iterator[Game]:
-    from .pgn import read_games
+    from ..pgn import read_games
 
     return iter(read_games(handle))
 
@@ -242,7 +360,7 @@ def _pgn_read(handle: IO[bytes]) -> Iterator[Game]:
 def pgn_writer(notation: str = "ICCS") -> Callable[[Iterable[Game], IO[bytes]], int]:
     """A PGN writer (UTF-8, games one after the other) with moves in notation ("ICCS", "WXF",
     "Chinese", "SAN"), to register or to pass to the convert command's machinery."""
-    from .pgn import _format_name
+    from ..pgn._base import _format_name
 
     name = _format_name(notation)
 
@@ -258,9 +376,12 @@ def pgn_writer(notation: str = "ICCS") -> Callable[[Iterable[Game], IO[bytes]], 
     return write
 
 
+# Asked after the binary formats and CBF's XML, before DhtmlXQ (whose records sit inside web
+# pages and forum posts, so it is found by its tag anywhere): a PGN that quotes a DhtmlXQ
+# snippet in a comment is PGN by its structure.
 register(
     RecordFormat(
-        "pgn", (".pgn",), _pgn_sniff, _pgn_read, lambda g, o: pgn_writer()(g, o), priority=90
+        "pgn", (".pgn",), _pgn_sniff, _pgn_read, lambda g, o: pgn_writer()(g, o), priority=65
     )
 )
 
@@ -323,8 +444,14 @@ def _cbl_sniff(head: bytes) -> bool:
     return head.startswith(LIBRARY_MAGIC[:15])
 
 
+_CBF_START = re.compile(
+    rb"(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<ChineseChessRecord[\s>]", re.S
+)
+
+
 def _cbf_sniff(head: bytes) -> bool:
-    return b"<ChineseChessRecord" in head[:1024]
+    """XML whose root element is ChineseChessRecord (not a text that names it somewhere)."""
+    return _CBF_START.match(head) is not None
 
 
 def _cbr_read(handle: IO[bytes]) -> Iterator[Game]:
@@ -372,7 +499,7 @@ def _write_dhtml(game: Game) -> bytes:
     return write_dhtml(game).encode("utf-8")
 
 
-# Text that holds "[DhtmlXQ": asked before PGN, the plain-text fallback.
+# Text that holds "[DhtmlXQ" (a page, a forum post): asked after PGN.
 register(
     RecordFormat(
         "dhtml",

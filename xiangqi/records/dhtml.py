@@ -33,11 +33,21 @@ from __future__ import annotations
 import os
 import re
 
-from ._records import Source, add_error, board_text, load_start, piece_at, read_source
-from .errors import IllegalMoveError, XiangqiError
-from .move import Move
-from .pgn import ChildNode, Game, GameNode
-from .position import Position
+from ..errors import IllegalMoveError, XiangqiError
+from ..move import Move
+from ..pgn import ChildNode, Game, GameNode
+from ..pgn.visitor import Visitor, walk
+from ..position import Position
+from .common import (
+    Source,
+    add_error,
+    board_text,
+    load_start,
+    piece_at,
+    read_source,
+    refuse_null,
+    start_pieces,
+)
 
 __all__ = ["InvalidDhtmlError", "read_dhtml", "sniff", "write_dhtml"]
 
@@ -69,14 +79,17 @@ RESULT_WORDS = {
     "红负": "0-1",
     "和": "1/2-1/2",
     "和棋": "1/2-1/2",
+    "和局": "1/2-1/2",  # as dpxq.com's records write a draw
+    "平局": "1/2-1/2",
     "红和": "1/2-1/2",
     "黑和": "1/2-1/2",
 }
 _RESULT_TEXT = {"1-0": "红胜", "0-1": "黑胜", "1/2-1/2": "和棋"}
 _TRADITIONAL = str.maketrans({"紅": "红", "勝": "胜", "負": "负"})
 _ECCO = re.compile(r"([A-E][0-9]{2})\b\s*(.*)", re.S)
-_COMMENT_KEY = re.compile(r"comment(?:([0-9]+)_)?([0-9]+)")
-_BRANCH_KEY = re.compile(r"move_([0-9]+)_([0-9]+)_([0-9]+)")
+# Branch and ply numbers: at most 9 digits (a record's numbers never come close).
+_COMMENT_KEY = re.compile(r"comment(?:([0-9]{1,9})_)?([0-9]{1,9})")
+_BRANCH_KEY = re.compile(r"move_([0-9]{1,9})_([0-9]{1,9})_([0-9]{1,9})")
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 #: At most this many characters of input are quoted in an error message.
 _QUOTE = 60
@@ -129,8 +142,13 @@ def _tags(text: str) -> dict[str, str]:
 
 
 def _unescape(value: str) -> str:
+    """The text of a tag value: "||" is a line break, \\uXXXX a UTF-16 code unit (a pair of
+    them one character outside the BMP; a lone surrogate becomes U+FFFD)."""
     value = value.replace("||", "\n")
-    return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), value)
+    value = _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), value)
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        value = value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return value
 
 
 def _escape(value: str) -> str:
@@ -158,18 +176,22 @@ def _normal_result(text: str) -> str:
     return RESULT_WORDS.get(word, "*")
 
 
-def _start(tags: dict[str, str]) -> str:
-    """FEN board text of the binit (or fen) tag; the usual start when both are missing."""
+def _start(tags: dict[str, str]) -> tuple[str, str | None]:
+    """FEN board text of the binit (or fen) tag (the usual start when both are missing), and
+    the side to move a fen tag gives ("w" or "b"; None when it gives none)."""
     if tags.get("fen"):
-        fen = tags["fen"]
+        fields = tags["fen"].split()
+        side = None
+        if len(fields) > 1 and fields[1] in ("w", "r", "b"):
+            side = "b" if fields[1] == "b" else "w"
         try:
-            return Position(fen if " " in fen else fen + " w - - 0 1").board_fen()
+            return Position(f"{fields[0] if fields else ''} w - - 0 1").board_fen(), side
         except XiangqiError as exc:
             raise InvalidDhtmlError(f"DhtmlXQ_fen is not a position: {exc}") from None
     binit = tags.get("binit", "")
     if not binit:
-        return Position().board_fen()
-    if len(binit) != 64 or not binit.isdigit():
+        return Position().board_fen(), None
+    if len(binit) != 64 or not (binit.isascii() and binit.isdigit()):
         raise InvalidDhtmlError(f"DhtmlXQ_binit must be 64 digits, got {binit[:_QUOTE]!r}")
     board: list[str | None] = [None] * 90
     for i in range(32):
@@ -180,7 +202,7 @@ def _start(tags: dict[str, str]) -> str:
         if board[square] is not None:
             raise InvalidDhtmlError(f"DhtmlXQ_binit puts two pieces on square {x}{y}: {binit!r}")
         board[square] = PIECE_ORDER[i]
-    return board_text(board)
+    return board_text(board), None
 
 
 def _moves(text: str) -> tuple[list[tuple[int | None, int | None]], str]:
@@ -189,7 +211,7 @@ def _moves(text: str) -> tuple[list[tuple[int | None, int | None]], str]:
     usable = len(text) - len(text) % 4
     for i in range(0, usable, 4):
         chunk = text[i : i + 4]
-        if not chunk.isdigit():
+        if not (chunk.isascii() and chunk.isdigit()):
             return moves, text[i:]
         moves.append((_move_square(chunk[0], chunk[1]), _move_square(chunk[2], chunk[3])))
     return moves, text[usable:]
@@ -206,11 +228,11 @@ def read_dhtml(source: Source) -> Game:
     tags = _tags(text)
     if not tags:
         raise InvalidDhtmlError(f"no [DhtmlXQ_...] tags in the text: {text[:_QUOTE]!r}")
-    board = _start(tags)
+    board, side_given = _start(tags)
     # dpxq's own player rewrites movelist as move_0_1_0; some pages carry only that.
     main, rest = _moves(tags.get("movelist", tags.get("move_0_1_0", "")))
-    side = "w"
-    if main and main[0][0] is not None:
+    side = side_given or "w"
+    if main and main[0][0] is not None:  # the first move's piece says whose move it is
         letter = piece_at(board, main[0][0])
         side = "b" if letter is not None and letter.islower() else "w"
     try:
@@ -245,7 +267,9 @@ def read_dhtml(source: Source) -> Game:
         add_error(game, f"DhtmlXQ_movelist ends in text that is no move: {rest[:_QUOTE]!r}", 0)
     # (branch, ply) -> the node from which that ply is played (vschess's table).
     table: dict[tuple[int, int], GameNode] = {(0, 1): game}
-    _grow(game, game, main, 0, 1, comments, table)
+    #: the branch number of each branch's first node, for the legality check's messages
+    first_of: dict[int, int] = {}
+    _grow(game, game, main, 0, 1, comments, table, first_of)
     # Branches hang from branches read before them: walk from the main line outwards.
     queue = [0]
     placed = {0}
@@ -267,13 +291,13 @@ def read_dhtml(source: Source) -> Game:
             moves, bad = _moves(value)
             if bad:
                 add_error(game, f"DhtmlXQ branch {branch} ends in no move: {bad[:_QUOTE]!r}", ply)
-            _grow(game, target, moves, branch, ply, comments, table)
+            _grow(game, target, moves, branch, ply, comments, table, first_of)
             placed.add(branch)
             queue.append(branch)
     for parent, lost in branches.items():
         for branch, ply, _, _ in lost:
             add_error(game, f"DhtmlXQ branch {branch} hangs from missing branch {parent}", ply)
-    game._version += 1
+    _drop_illegal(game, first_of)
     return game
 
 
@@ -285,24 +309,52 @@ def _grow(
     ply: int,
     comments: dict[tuple[int, int], str],
     table: dict[tuple[int, int], GameNode],
+    first_of: dict[int, int],
 ) -> None:
-    """Play moves from node as branch (its first move is ply), registering each node."""
-    if not moves:
-        return
-    pos = node.board()
+    """Hang moves from node as branch (its first move is ply), registering each node. The
+    moves are checked afterwards, all in one walk (_drop_illegal): no replay per branch."""
     for i, (frm, to) in enumerate(moves):
         n = ply + i
-        try:
-            if frm is None or to is None or frm == to:
-                raise IllegalMoveError("the digits name no move on the board")
-            move = Move(frm, to)
-            pos.push(move)
-        except IllegalMoveError as exc:
-            add_error(game, f"DhtmlXQ branch {branch} ply {n} is not legal, rest dropped: {exc}", n)
+        if frm is None or to is None or frm == to:
+            add_error(game, f"DhtmlXQ branch {branch} ply {n} names no move, rest dropped", n)
             return
-        node = ChildNode(node, move, comments.get((branch, n), ""), "", set())
+        node = ChildNode(node, Move(frm, to), comments.get((branch, n), ""), "", set())
         node.parent.variations.append(node)
+        if i == 0:
+            first_of[id(node)] = branch
         table[(branch, n + 1)] = node
+
+
+def _drop_illegal(game: Game, first_of: dict[int, int]) -> None:
+    """One walk of the tree with one Position (push, pop): a move that is not legal where it
+    stands is removed with everything after it, and recorded. Linear in the tree's size."""
+    pos = game.board()
+    # (node, branch): enter node; None: leave the node entered last (pop its move)
+    stack: list[tuple[ChildNode, int] | None] = [
+        (c, first_of.get(id(c), 0)) for c in reversed(game.variations)
+    ]
+    ply = 0
+    while stack:
+        item = stack.pop()
+        if item is None:
+            pos.pop()
+            ply -= 1
+            continue
+        node, branch = item
+        try:
+            pos.push(node.move)
+        except IllegalMoveError as exc:
+            node.parent.variations.remove(node)
+            add_error(
+                game,
+                f"DhtmlXQ branch {branch} ply {ply + 1} is not legal, rest dropped: {exc}",
+                ply + 1,
+            )
+            continue
+        ply += 1
+        stack.append(None)
+        for child in reversed(node.variations):
+            stack.append((child, first_of.get(id(child), branch)))
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -332,51 +384,25 @@ def write_dhtml(game: GameNode) -> str:
     result = game.tags.get("Result", "*")
     if result in _RESULT_TEXT:
         tag("result", _RESULT_TEXT[result])
-    pos = Position(game.fen)
+    pieces, side, _ = start_pieces(game)
     slots = ["99"] * 32
-    for square, piece in sorted(pos.piece_map().items()):
-        letter = piece.symbol()
+    for square, letter in sorted(pieces.items()):
         letter = {"E": "B", "H": "N", "e": "b", "h": "n"}.get(letter, letter)
         for i in range(32):
             if PIECE_ORDER[i] == letter and slots[i] == "99":
                 slots[i] = _pair(square)
                 break
     tag("binit", "".join(slots))
-    # Branch numbering: the main line is 0; each later child of a node starts the next
-    # number, its parent branch the node's; numbered parents-first (pre-order).
+    if side == 1:  # binit has no side to move: say it, as the fen tag's side field
+        tag("fen", game.fen)
     branch_lines: list[tuple[int, int, int, str]] = []
     comment_tags: list[tuple[str, str]] = []
     if game.comment:
         comment_tags.append(("comment0", _escape(game.comment)))
-    count = 0
-    # (first node of a branch, branch number, ply of that node, parent branch)
-    stack: list[tuple[ChildNode, int, int, int]] = []
-    if game.variations:
-        for child in reversed(game.variations[1:]):
-            stack.append((child, -1, 1, 0))
-        stack.append((game.variations[0], 0, 1, 0))
-    while stack:
-        node, branch, ply, parent = stack.pop()
-        if branch < 0:
-            count += 1
-            branch = count
-        moves = []
-        pending: list[tuple[ChildNode, int, int, int]] = []
-        current: ChildNode | None = node
-        n = ply
-        while current is not None:
-            moves.append(_pair(current.move.from_square) + _pair(current.move.to_square))
-            if current.comment:
-                key = f"comment{n}" if branch == 0 else f"comment{branch}_{n}"
-                comment_tags.append((key, _escape(current.comment)))
-            for child in current.variations[1:]:
-                pending.append((child, -1, n + 1, branch))
-            current = current.variations[0] if current.variations else None
-            n += 1
-        branch_lines.append((parent, ply, branch, "".join(moves)))
-        # Siblings of this branch's first move come after it, then the branches inside it.
-        for item in reversed(pending):
-            stack.append(item)
+    for line in walk(game, _DhtmlBranches()):
+        if line.moves:
+            comment_tags += line.comments
+            branch_lines.append((line.parent, line.ply, line.number, "".join(line.moves)))
     for parent, ply, branch, text in branch_lines:
         if branch == 0:
             tag("movelist", text)
@@ -386,3 +412,48 @@ def write_dhtml(game: GameNode) -> str:
         tag(key, value)
     lines.append("[/DhtmlXQ]")
     return "\n".join(lines) + "\n"
+
+
+class _Branch:
+    """One DhtmlXQ branch: its number, its parent's, the ply of its first move, its moves."""
+
+    __slots__ = ("number", "parent", "ply", "moves", "comments")
+
+    def __init__(self, number: int, parent: int) -> None:
+        self.number = number
+        self.parent = parent
+        self.ply = 1
+        self.moves: list[str] = []
+        self.comments: list[tuple[str, str]] = []
+
+
+class _DhtmlBranches(Visitor[list[_Branch]]):
+    """The branches of the tree, numbered as DhtmlXQ does: the main line is 0; each later
+    child of a node starts the next number (parents first: the walk's order), its parent
+    branch the node's."""
+
+    def __init__(self) -> None:
+        self.branches = [_Branch(0, 0)]
+        self.open = [self.branches[0]]
+
+    def visit_move(self, board: Position | None, node: ChildNode, ply: int) -> None:
+        if not node.move:
+            refuse_null(node, ply, "DhtmlXQ")
+        branch = self.open[-1]
+        if not branch.moves:
+            branch.ply = ply
+        branch.moves.append(_pair(node.move.from_square) + _pair(node.move.to_square))
+        if node.comment:
+            key = f"comment{ply}" if branch.number == 0 else f"comment{branch.number}_{ply}"
+            branch.comments.append((key, _escape(node.comment)))
+
+    def begin_variation(self, node: ChildNode) -> None:
+        branch = _Branch(len(self.branches), self.open[-1].number)
+        self.branches.append(branch)
+        self.open.append(branch)
+
+    def end_variation(self) -> None:
+        self.open.pop()
+
+    def result(self) -> list[_Branch]:
+        return self.branches

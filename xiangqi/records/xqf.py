@@ -43,11 +43,24 @@ record), which every XQF reader accepts.
 
 from __future__ import annotations
 
-from ._records import Record, Source, add_error, board_text, build_tree, load_start, piece_at
-from ._records import read_source as _read_source
-from .errors import XiangqiError
-from .pgn import ChildNode, Game, GameNode
-from .position import Position
+from ..errors import XiangqiError
+from ..fen import START_FEN
+from ..pgn import ChildNode, Game, GameNode
+from ..pgn._base import both_kings_in_check
+from ..pgn.visitor import Visitor, walk
+from ..position import Position
+from .common import (
+    Record,
+    Source,
+    add_error,
+    board_text,
+    build_tree,
+    load_start,
+    piece_at,
+    refuse_null,
+    start_pieces,
+)
+from .common import read_source as _read_source
 
 __all__ = ["InvalidXqfError", "read_xqf", "sniff", "write_xqf"]
 
@@ -216,8 +229,8 @@ def read_xqf(source: Source) -> Game:
     side = "b" if data[50] == 1 else "w"
     root = reader.record()
     if root is None:
-        _finish(game, board, side)
-        add_error(game, "XQF move records cut short at the start", 0)
+        if _finish(game, board, side):
+            add_error(game, "XQF move records cut short at the start", 0)
         return game
     _, _, has_next, _, game.comment = root
     # Black may move first even when the header says Red: the first move decides.
@@ -229,20 +242,34 @@ def read_xqf(source: Source) -> Game:
             letter = piece_at(board, first[0])
             if letter is not None:
                 side = "w" if letter.isupper() else "b"
-    _finish(game, board, side)
-    if has_next:
+    if _finish(game, board, side) and has_next:
         build_tree(game, reader.record, "XQF")
     return game
 
 
-def _finish(game: Game, board: str, side: str) -> None:
+def _finish(game: Game, board: str, side: str) -> bool:
+    """Set the start FEN; False when no move can be played from the start diagram."""
     try:
         fen, note = load_start(board, side)
     except XiangqiError as exc:
-        raise InvalidXqfError(f"the XQF start position is not a valid position: {exc}") from None
+        if not both_kings_in_check(board):
+            raise InvalidXqfError(
+                f"the XQF start position is not a valid position: {exc}"
+            ) from None
+        # Puzzle books print final positions with both kings in check: read the file
+        # (tags, the diagram kept as the FEN tag), and say why no move is read from it.
+        game.tags["FEN"] = f"{board} {side} - - 0 1"
+        add_error(
+            game,
+            "XQF: the start diagram has both kings in check (an illustrative final "
+            "position): no move can be played from it, and none is read",
+            0,
+        )
+        return False
     game.tags["FEN"] = fen
     if note is not None:
         add_error(game, f"XQF: {note}", 0)
+    return True
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -283,12 +310,11 @@ def write_xqf(game: GameNode) -> bytes:
     """
     if not isinstance(game, Game):
         raise TypeError(f"write_xqf() takes a pgn.Game, got {type(game).__name__}")
-    pos = Position(game.fen)
+    pieces, side, board = start_pieces(game)
     head = bytearray(HEADER_SIZE)
     head[0:3] = b"XQ\x0a"
     slots = [0xFF] * 32
-    for square, piece in sorted(pos.piece_map().items()):
-        letter = piece.symbol()
+    for square, letter in sorted(pieces.items()):
         kind = _KIND_CODES.get(letter.upper(), letter.upper())
         base = 0 if letter.isupper() else 16
         for slot in range(16):
@@ -296,38 +322,81 @@ def write_xqf(game: GameNode) -> bytes:
                 slots[base + slot] = _byte_of(square)
                 break
     head[16:48] = bytes(slots)
-    head[50] = 1 if pos.turn == 1 else 0
+    head[50] = 1 if side == 1 else 0
     head[51] = _RESULT_CODES.get(game.tags.get("Result", "*"), 0)
-    head[64] = 0 if pos.fen().split()[0] == Position().fen().split()[0] else 3
+    head[64] = 0 if board == START_FEN.split()[0] else 3
     for offset, size, name in STRINGS:
         raw = _encode_text(game.tags.get(name, ""), size - 1)
         head[offset] = len(raw)
         head[offset + 1 : offset + 1 + len(raw)] = raw
-    out = bytearray(head)
+    return bytes(head) + walk(game, _XqfMoves())
 
-    def record(frm: int, to: int, has_next: bool, has_alt: bool, comment: str) -> None:
-        raw = _encode_text(comment)
-        tag = (0xF0 if has_next else 0) | (0x0F if has_alt else 0)
-        out.extend((frm + 0x18, to + 0x20, tag, 0))
-        out.extend(len(raw).to_bytes(4, "little"))
-        out.extend(raw)
 
-    record(0, 0, bool(game.variations), False, game.comment)
-    # Pre-order without recursion: a move, the moves after it, then its alternatives.
-    stack: list[tuple[ChildNode, bool]] = []
-    for i in range(len(game.variations) - 1, -1, -1):
-        stack.append((game.variations[i], i + 1 < len(game.variations)))
-    while stack:
-        node, has_alt = stack.pop()
+def _xqf_record(frm: int, to: int, has_next: bool, has_alt: bool, comment: str) -> bytes:
+    raw = _encode_text(comment)
+    tag = (0xF0 if has_next else 0) | (0x0F if has_alt else 0)
+    return bytes((frm + 0x18, to + 0x20, tag, 0)) + len(raw).to_bytes(4, "little") + raw
+
+
+class _Line:
+    """The records of one line of the tree (the main line or a variation) in the order the
+    walk visits them, the ply of its first move, and the variations met along it."""
+
+    __slots__ = ("records", "ply", "variations")
+
+    def __init__(self) -> None:
+        self.records: list[bytes] = []
+        self.ply = 0
+        self.variations: list[_Line] = []
+
+
+class _XqfMoves(Visitor[bytes]):
+    """XQF's move records: pre-order (a move, the moves after it, then its alternatives).
+
+    The walk visits in PGN order (a move, its alternatives, then the moves after it). Each
+    line keeps its own records and sets its variations aside; a finished line is its moves,
+    then its variations from the deepest ply up (the alternatives of a later move belong to
+    what follows an earlier one), which is pre-order, in time linear in the tree.
+    """
+
+    def __init__(self) -> None:
+        self.lines = [_Line()]
+
+    def begin_game(self, game: Game) -> None:
+        self.lines[0].records.append(_xqf_record(0, 0, bool(game.variations), False, game.comment))
+
+    def visit_move(self, board: Position | None, node: ChildNode, ply: int) -> None:
+        if not node.move:
+            refuse_null(node, ply, "XQF")
         move = node.move
-        record(
-            _byte_of(move.from_square),
-            _byte_of(move.to_square),
-            bool(node.variations),
-            has_alt,
-            node.comment,
+        line = self.lines[-1]
+        if not line.records:
+            line.ply = ply
+        line.records.append(
+            _xqf_record(
+                _byte_of(move.from_square),
+                _byte_of(move.to_square),
+                bool(node.variations),
+                node.parent.variations[-1] is not node,  # an alternative follows
+                node.comment,
+            )
         )
-        children = node.variations
-        for i in range(len(children) - 1, -1, -1):
-            stack.append((children[i], i + 1 < len(children)))
-    return bytes(out)
+
+    def begin_variation(self, node: ChildNode) -> None:
+        self.lines.append(_Line())
+
+    def end_variation(self) -> None:
+        line = self.lines.pop()
+        self.lines[-1].variations.append(line)
+
+    def result(self) -> bytes:
+        out: list[bytes] = []
+        stack = [self.lines[0]]
+        while stack:
+            line = stack.pop()
+            out += line.records
+            # deepest ply first, in order within a ply (sorted is stable); the stack pops the
+            # last pushed first, so push them reversed
+            order = sorted(line.variations, key=lambda inner: -inner.ply)
+            stack.extend(reversed(order))
+        return b"".join(out)
