@@ -89,11 +89,9 @@ class Move:
     def uci(self) -> str:
         """UCI coordinate text, python-chess's ``Move.uci()``: the ICCS text, e.g. "h2e2".
 
-        Written by the one ICCS writer, ``xiangqi.notation.iccs(move)``.
+        The same as :meth:`iccs`, the one ICCS writer (``xiangqi.notation.iccs`` calls it too).
         """
-        from .notation import iccs
-
-        return iccs(self)
+        return self.iccs()
 
     def __str__(self) -> str:
         return self.iccs()

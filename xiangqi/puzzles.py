@@ -30,6 +30,7 @@ from .errors import InvalidFenError, SearchLimitReached, XiangqiError
 from .fen import Status
 from .move import Move
 from .position import Position
+from .records import open_games
 
 #: Longest search Position.find_mate accepts (plies).
 __all__ = [
@@ -205,8 +206,6 @@ def read_games(source: str | os.PathLike[str]) -> Iterator[Puzzle]:
     collection, PGN, ...): each game's start diagram and its main line. The goal is
     "mate in N" when the main line ends in a mate (the side to move at its end has no
     legal move), else unstated."""
-    from . import open_games
-
     name = os.fspath(source)
     for game in open_games(source):
         headers = dict(game.headers)

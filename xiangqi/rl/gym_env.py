@@ -50,9 +50,9 @@ from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
 from ..rules import Rules, check_rules
-from . import ENV_ID, register_envs
 from .actions import NUM_ACTIONS, action_to_move
 from .planes import BASE_PLANES, _check_env_args, encode_batch, legal_mask_batch
+from .registration import ENV_ID, register_envs
 from .vector import VectorEnv
 
 Planes = npt.NDArray[np.uint8]
