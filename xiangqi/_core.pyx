@@ -405,12 +405,6 @@ cdef class Board:
         return sorted(PUBLIC_OF[r.piece_square[32 - 16 * chaser + slot]]
                       for slot in range(16) if mask & (1u << slot))
 
-    def ruling(self, object repetitions):
-        """The repetition ruling alone, from the side to move's view (RULING_* of rules.pxd)."""
-        cdef int count = check_int(repetitions, "repetitions", 2, 1000)
-        return judge_repetition(self.st.squares, self.st.side, self.plies + self.null_base,
-                                self.nply - self.null_base, count)
-
     def legal_moves(self, list table not None):
         """Legal moves as table[from_square * 90 + to_square] for each; table must hold 8100."""
         cdef int moves[MAX_MOVES]

@@ -636,14 +636,6 @@ cdef inline int* calloc_ints(int n) noexcept:
     return p
 
 
-def legal_action_list(Board board not None):
-    """The board's legal moves as action indices, in the core's generation order."""
-    cdef short actions[MAX_MOVES]
-    cdef BoardState st = board.st
-    cdef int n = legal_actions(&st, actions), j
-    return [actions[j] for j in range(n)]
-
-
 def observe_one(Board board not None, long long clock, int history, int view,
                 unsigned char[::1] planes not None, unsigned char[::1] mask):
     """encode_batch and legal_mask_batch for one board, in one call (the AEC env's path).

@@ -10,7 +10,8 @@
 # The direction arrays are the book's, in its order (section 4.2).
 #
 # Map (one line per function):
-#   to_sq(square)   public square -> 16x16 index                    [shared]
+#   horse_leg, elephant_eye, own_half, in_palace, first_piece, pawn_forward,
+#   pawn_attacks    the movement rules, each stated once (below the tables)
 
 cdef enum:
     KING = 0
@@ -165,11 +166,6 @@ cdef extern from *:
     int XQ_EYE(int frm, int to) noexcept nogil
     # The river as a function (the macro the zone tables are built with).
     bint XQ_OWN_HALF(int sq, int side) noexcept nogil
-
-
-cdef inline int to_sq(int square) noexcept nogil:
-    # public (file + 9 * rank, rank 0 = Red's back rank) -> 16x16 (row 12 = Red's back rank)
-    return (12 - square // 9) * 16 + 3 + square % 9
 
 
 # -- The movement rules, each stated once ------------------------------------------------
