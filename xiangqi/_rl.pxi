@@ -12,7 +12,8 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
-from xiangqi.core.history cimport PlyRecord, count_occurrences, push_ply
+from xiangqi.core.history cimport PlyRecord, push_ply
+from xiangqi.core.judge cimport count_occurrences
 from xiangqi.core.state cimport MAX_MOVES, BoardState, unmake_move
 from xiangqi.core.zobrist cimport (
     key_after_move,
@@ -184,7 +185,7 @@ def move_key_check(Board board not None):
 
 cdef inline int occurrences(const PlyRecord* plies, const unsigned int* tags, int lane,
                             int n) noexcept nogil:
-    # rules.pxd's count_occurrences(plies, n): how often plies[n].key occurs among plies
+    # judge.pxd's count_occurrences(plies, n): how often plies[n].key occurs among plies
     # n - clock .. n at even distance (itself included; 2 plies back cannot match).
     # tags holds the low 32 bits of each ply's key in two lanes by ply parity (ply j at
     # tags[(j & 1) * lane + j // 2]), so the scan reads 4 contiguous bytes a candidate,
@@ -232,7 +233,7 @@ cdef class VectorCore:
     """
 
     cdef int num_envs, max_plies
-    cdef bint chinese           # judge by the Chinese rules (core/cxa.pxd), not the Asian
+    cdef bint chinese           # judge by the Chinese rules (core/chinese.pxd), not the Asian
     cdef bint busy              # a call is running (set and tested with the GIL held)
     cdef BoardState start
     cdef BoardState* states
