@@ -95,8 +95,9 @@ The Chinese Xiangqi Association's competition rules (《中国象棋竞赛规则
 book: ``tests/data/chinese_rules/README.md``). Rules 1 and 2 are as above; then:
 
 3. **Repetition**, at the same occurrences and over the same span. Each move of the span
-   is a check (将), a mate threat (杀: with the mover to move again, a mate by checks
-   within two of its moves), a chase (捉: with the mover to move again it newly wins
+   is a check (将), a mate threat (杀: with the mover to move again, a mate by a series
+   of checks within three of its moves, every defence considered: ``CXA_MATE_DEPTH`` in
+   ``core/chinese.pxd``), a chase (捉: with the mover to move again it newly wins
    material, by a capture of a piece other than the king by a piece other than the king
    or a pawn, worth more than a legal recapture takes back, or by a check after which
    every reply leaves such a gain), or idle (闲: everything else, exchange offers,
@@ -112,8 +113,9 @@ Simplified: exchanges are judged one recapture deep (under-protected 少根 targ
 joint attacks on a protected piece are no chases); quiet mate threats and longer check
 series are not found; the defensive key point, the pawn's attacks in mutual perpetual
 attacks and forbidden sequences that never repeat three times are not modelled. The
-book's 78 illustrated cycles are in ``tests/test_chinese_rule_cases.py`` (53 ruled as
-the book rules them).
+rule book's illustrated cycles are played in ``tests/test_chinese_rule_cases.py``, which
+counts how many of them this judge rules as the book does and names the reading behind
+each miss; the figure is on the documentation's game-end page.
 
 Known differences from Fairy-Stockfish are pinned as named tests in
 ``tests/test_rules.py``; the WXF rule book's worked diagrams (164 cases) are in
