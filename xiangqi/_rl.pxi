@@ -297,7 +297,9 @@ cdef class VectorCore:
         self.start_ply.key = key_from_scratch(self.start.squares, self.start.side)
         self.start_ply.move = 0
         self.start_ply.captured = 0
-        self.start_ply.clock = 0
+        # The start's halfmove clock, as Position keeps it (GymEnv, the PettingZoo env):
+        # one fen plays one game whatever the entry point.
+        self.start_ply.clock = start.plies[start.nply].clock
         self.start_ply.check = in_check(&self.start, self.start.side)
         self.states = <BoardState*>malloc(sizeof(BoardState) * num_envs)
         self.plies = <int*>malloc(sizeof(int) * num_envs)
