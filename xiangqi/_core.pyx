@@ -448,6 +448,8 @@ cdef class Board:
     cdef bint _is_legal(self, int mv) noexcept:
         cdef int cap, mover = self.st.side
         cdef bint ok
+        if not (self.st.piece_square[16] and self.st.piece_square[32]):
+            return 0    # a king was taken (a from_diagram position): the game is over
         if not legal_move_ee(&self.st, mv):
             return 0
         cap = make_move(&self.st, mv)
@@ -554,14 +556,16 @@ cdef class Board:
         """Pass (python-chess's Move.null()): the side to move changes, no piece moves.
 
         Refused (False, nothing changed) while the side to move is in check: passing
-        then would leave a position the rules forbid. The history gets an entry whose
+        then would leave a position the rules forbid; and once a king was taken (a
+        from_diagram position), when no move is legal. The history gets an entry whose
         move is 0; the halfmove clock counts it, and the rulings (repetition, perpetual
         check and chase) look no further back than the last null move, as Stockfish's
         repetition detection does. Returns True.
         """
         cdef PlyRecord* prev
         cdef PlyRecord* ply
-        if in_check(&self.st, self.st.side):
+        if in_check(&self.st, self.st.side) or not (
+                self.st.piece_square[16] and self.st.piece_square[32]):
             return False
         self._reserve(self.nply + 2)    # may raise MemoryError; nothing has changed yet
         prev = &self.plies[self.nply]
