@@ -58,7 +58,8 @@ class VectorEnv:
 
     Every game starts from ``fen`` (the start position by default) with its ply counter
     at 0 and its no-capture counter at the FEN's halfmove clock, as GymEnv and the
-    PettingZoo env start it: one ``fen`` plays the same game by every entry point. ``seed`` seeds the streams of ``sample_legal()``.
+    PettingZoo env start it: one ``fen`` plays the same game by every entry point.
+    ``seed`` seeds the streams of ``sample_legal()``.
     step() releases the GIL, so separate VectorEnvs can step in separate threads. One
     VectorEnv serves one call at a time: a call made while another thread's step() or
     reset() runs on it raises ConcurrentUseError (a RuntimeError; nothing changes).
