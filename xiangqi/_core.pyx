@@ -446,14 +446,15 @@ cdef class Board:
         return bool(self._is_legal(mv))
 
     cdef bint _is_legal(self, int mv) noexcept:
+        # A side without a king (taken in a from_diagram position) has no legal move. Only
+        # the side to move can lack one (push_null, set_fen and the turn setter refuse
+        # the rest), and the test reads the slot in_check reads next: no cost per push.
         cdef int cap, mover = self.st.side
         cdef bint ok
-        if not (self.st.piece_square[16] and self.st.piece_square[32]):
-            return 0    # a king was taken (a from_diagram position): the game is over
         if not legal_move_ee(&self.st, mv):
             return 0
         cap = make_move(&self.st, mv)
-        ok = not in_check(&self.st, mover)
+        ok = self.st.piece_square[16 + 16 * mover] != 0 and not in_check(&self.st, mover)
         unmake_move(&self.st, mv, cap)
         return ok
 
