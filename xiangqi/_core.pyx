@@ -448,15 +448,15 @@ cdef class Board:
     cdef bint _is_legal(self, int mv) noexcept:
         # A side without a king (taken in a from_diagram position) has no legal move. Only
         # the side to move can lack one (push_null, set_fen and the turn setter refuse
-        # the rest), and the test reads the slot in_check reads next: no cost per push.
+        # the rest). Tested last: elsewhere it cost push+pop 0.4-1.3% in instructions.
         cdef int cap, mover = self.st.side
         cdef bint ok
         if not legal_move_ee(&self.st, mv):
             return 0
         cap = make_move(&self.st, mv)
-        ok = self.st.piece_square[16 + 16 * mover] != 0 and not in_check(&self.st, mover)
+        ok = not in_check(&self.st, mover)
         unmake_move(&self.st, mv, cap)
-        return ok
+        return ok and self.st.piece_square[16 + 16 * mover] != 0
 
     def push(self, from_square, to_square):
         """Play the move if it is legal and return True; otherwise change nothing, return False."""
