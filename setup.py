@@ -1,5 +1,6 @@
-"""Build script: declares the compiled extension, xiangqi._core (its RL boundary is
-xiangqi/_rl.pxi, included by _core.pyx: one extension, the kernel compiled once).
+"""Build script: declares the compiled extension, xiangqi._core (its batch calls, reference
+path and RL boundary are xiangqi/_batch.pxi, _reference.pxi and _rl.pxi, included by
+_core.pyx: one extension, the kernel compiled once).
 
 All metadata lives in pyproject.toml. Set XIANGQI_ANNOTATE=1 to write the
 annotated HTML next to the .pyx (yellow lines are Python interaction), and
@@ -66,10 +67,19 @@ class BuildExt(build_ext):
 
 
 extensions = [
-    # One extension: the Position boundary (_core.pyx) and the RL boundary (_rl.pxi, included
-    # by _core.pyx) over one copy of the kernel (xiangqi/core/*.pxd, inlined).
+    # One extension: the Position boundary (_core.pyx) and the boundaries it includes
+    # (_batch.pxi, _reference.pxi, the RL boundary _rl.pxi, the book keys _book.pxi, the mate
+    # search _mate.pxi) over one copy of the kernel (xiangqi/core/*.pxd, inlined).
     Extension(
-        "xiangqi._core", ["xiangqi/_core.pyx"], depends=["xiangqi/_rl.pxi", "xiangqi/_book.pxi"]
+        "xiangqi._core",
+        ["xiangqi/_core.pyx"],
+        depends=[
+            "xiangqi/_batch.pxi",
+            "xiangqi/_reference.pxi",
+            "xiangqi/_rl.pxi",
+            "xiangqi/_book.pxi",
+            "xiangqi/_mate.pxi",
+        ],
     ),
 ]
 

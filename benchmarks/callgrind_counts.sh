@@ -9,6 +9,9 @@
 set -euo pipefail
 tree=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 bench=$(cd "$(dirname "$0")" && pwd)
+# The interpreter itself: valgrind would otherwise trace a launcher script (pyenv's shim)
+# and count nothing.
+py=$(python -c 'import sys; print(sys.executable)')
 script=$(mktemp)
 trap 'rm -f "$script"' EXIT
 cat >"$script" <<'PY'
@@ -79,7 +82,7 @@ PY
 count() {
     # A fixed hash seed: string hashing otherwise moves dict probes, and the Python-level
     # figures, by up to 7% from run to run.
-    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null python "$script" "$tree" "$bench" "$1" 2>&1 |
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$py" "$script" "$tree" "$bench" "$1" 2>&1 |
         awk '/refs:/ {gsub(",", "", $NF); print $NF}'
 }
 base=$(count setup-only)

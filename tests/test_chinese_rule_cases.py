@@ -6,7 +6,7 @@ ICCS and the book's verdict (see the README there for the sources and the readin
 These tests check the data itself; where the Asian rules (``outcome()``, the default)
 give the same verdict as the Chinese book (``axf`` = same), that the library's Asian
 ruling is the book's, and where a rule difference changes the verdict (``axf`` = differs),
-the Asian verdict we expect. ``outcome(rules="chinese")`` (core/cxa.pxd) is tested against
+the Asian verdict we expect. ``outcome(rules="chinese")`` (core/chinese.pxd) is tested against
 the book's verdict on every cycle; the cycles it does not yet rule as the book does are
 strict xfails, each with the reading that causes it (``CHINESE_MISSES``).
 
@@ -203,7 +203,7 @@ def test_fairy_stockfish_gives_the_stated_asian_verdicts() -> None:
 #
 # Cycles it does not rule as the book does, with the cause. The kinds it gives each move
 # of the first cycle are written R1 B1 R2 B2 (check, mate, chase, idle). The readings of
-# core/cxa.pxd that cause them:
+# core/chinese.pxd that cause them:
 # - ONE-DEEP: an exchange is judged one recapture deep (the target's value less the
 #   attacker's when the target's side can take back), so a gain only a longer exchange,
 #   a joint attack or an under-protected (少根) target gives is no chase; a capture that

@@ -2,7 +2,7 @@
 
 ``tests/test_chinese_rule_cases.py`` checks ``outcome(rules="chinese")`` against the
 book's own diagrams. A reading tuned on those diagrams could recognise them rather than
-follow the rule, so each reading of ``xiangqi/core/cxa.pxd`` that changed a ruling gets
+follow the rule, so each reading of ``xiangqi/core/chinese.pxd`` that changed a ruling gets
 positions here that the book does not print: the book's pattern moved to other files,
 played by the other colour, or built from the rule's definition. Each expected ruling is
 derived by hand from the rule text (tests/data/chinese_rules/README.md) in the test's

@@ -15,8 +15,8 @@ np = pytest.importorskip("numpy")
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 import xiangqi.rl.openspiel  # noqa: E402,F401  (registers the game)
-from xiangqi import RED, Color, Position  # noqa: E402
-from xiangqi.rl.actions import action_to_move  # noqa: E402
+from xiangqi import RED, Color, Move, Position  # noqa: E402
+from xiangqi.rl.actions import action_to_move, move_to_action  # noqa: E402
 from xiangqi.rl.planes import encode  # noqa: E402
 
 # Red: king e0, advisors d0 and e1, rook g0; Black: a bare king on e9. Red can mate
@@ -128,3 +128,33 @@ def test_the_observation_is_the_fen_and_the_planes() -> None:
     tensor = np.asarray(state.observation_tensor(1), dtype=np.float32)
     expected = encode(Position(), perspective=Color.BLACK).astype(np.float32).ravel()
     assert np.array_equal(tensor, expected)
+
+
+def test_the_information_state_tells_apart_histories_the_rules_tell_apart() -> None:
+    """Two games reach the start position's FEN with the same counters (8 quiet plies, move
+    5): one by the horses' shuffle twice, a threefold repetition the rules end as a draw;
+    one by four different horse moves, the start's second occurrence, play going on.
+    The FEN cannot tell them apart; the information state (the history, as OpenSpiel's
+    chess gives it) must."""
+    game = pyspiel.load_game("python_xiangqi")
+    repeated = "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9".split()
+    twice = "h0g2 h9g7 b0c2 b9c7 g2h0 g7h9 c2b0 c7b9".split()
+    states = []
+    for line in (repeated, twice):
+        state = game.new_initial_state()
+        for text in line:
+            action = move_to_action(Move.from_iccs(text), Color(state.current_player()))
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        states.append(state)
+    ended, going_on = states
+    fen = Position().fen().replace(" 0 1", " 8 5")
+    assert ended.observation_string(0) == going_on.observation_string(0) == fen
+    assert ended.is_terminal() and ended.outcome().termination.name == "REPETITION"
+    assert not going_on.is_terminal()
+    for player in (0, 1):
+        assert ended.information_state_string(player) != going_on.information_state_string(player)
+    start = Position().fen()
+    assert ended.information_state_string(0) == " ".join([start, "moves", *repeated])
+    assert going_on.information_state_string(1) == " ".join([start, "moves", *twice])
+    assert going_on.clone().information_state_string(0) == going_on.information_state_string(0)

@@ -8,6 +8,7 @@ ElephantEye validator for pseudo-legal moves, attackers() for attacks()).
 
 from __future__ import annotations
 
+import functools
 import pickle
 import random
 
@@ -397,6 +398,44 @@ def test_capturing_a_king_of_a_diagram_ends_the_game() -> None:
     assert pos.outcome().winner == RED  # type: ignore[union-attr]
     pos.pop()
     assert pos.status() == Status.OPPOSITE_CHECK
+
+
+def test_once_a_king_is_taken_every_question_gives_one_answer() -> None:
+    """After a king capture the game is over (the side without a king has no move): the
+    legal-move list, ``in``, is_legal, push, push of a null move, gives_check and the
+    move writers agree that no move is legal, and the refusals are the library's
+    IllegalMoveError leaving the position as it was. Black keeps a rook whose moves
+    follow its movement rule (they are pseudo-legal), so legality alone refuses them."""
+    pos = Position.from_diagram("4k4/9/9/9/4R4/9/9/9/r8/3K5 w")
+    pos.push(M("e5e9"))  # the rook takes the king the diagram left in check
+    fen = pos.fen()
+    san_of = functools.partial(xiangqi.notation.san, pos)
+    assert pos.legal_moves() == [] and not pos.legal_moves and len(pos.legal_moves) == 0
+    pseudo = list(pos.pseudo_legal_moves)
+    assert M("a1a5") in pseudo and len(pseudo) == 17  # the rook's file and rank, worked out
+    for move in (Move(frm, to) for frm in SQUARES for to in SQUARES if frm != to):
+        assert not pos.is_legal(move) and move not in pos.legal_moves
+    for move in pseudo:
+        for refuse in (pos.push, pos.gives_check, pos.wxf, pos.chinese, san_of):
+            with pytest.raises(IllegalMoveError, match="king was taken"):
+                refuse(move)
+    with pytest.raises(IllegalMoveError, match="king was taken"):
+        pos.push(Move.null())
+    assert pos.fen() == fen and pos.move_stack == [M("e5e9")]
+    assert pos.is_game_over() and pos.result() == "1-0"
+
+
+def test_king_and_checkers_without_a_king_answer_as_python_chess() -> None:
+    """python-chess: king() of a side without a king is None, and checkers() of a side
+    to move without a king is empty; the same here after a king capture."""
+    board = chess.Board("4r3/8/8/8/8/8/8/4K3 b - - 0 1")  # Black to move, no Black king
+    assert board.king(chess.BLACK) is None and not board.checkers()
+    pos = Position.from_diagram("4k4/9/9/9/4R4/9/9/9/r8/3K5 w")
+    pos.push(M("e5e9"))
+    assert pos.king(BLACK) is None and pos.king(RED) == sq("d0")
+    assert pos.checkers() == xiangqi.SquareSet() and not pos.is_check()
+    pos.pop()
+    assert pos.king(BLACK) == sq("e9") and pos.checkers() == xiangqi.SquareSet()
 
 
 # -- pgn: Game.end() ---------------------------------------------------------------------

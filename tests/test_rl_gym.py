@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import DISPUTED, disputed_cycle
 
-from xiangqi import RED, Move, Position, Rules, rl
+from xiangqi import BLACK, RED, Move, Position, Rules, rl
 
 gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
@@ -21,6 +21,8 @@ START = rl.vector.START_FEN
 ENDGAME = "3akab2/9/9/9/9/9/2N6/9/3R5/5K3 w - - 0 1"
 PERPETUAL = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1"  # Red's rook checks on e/f: Red loses
 CYCLE = ["a1e1"] + 2 * ["e9f9", "e1f1", "f9e9", "f1e1"]
+# The endgame 110 plies into a no-capture stretch: the 60-move rule (120 plies) is 10 away.
+ENDGAME_CLOCK_110 = "3akab2/9/9/9/9/9/2N6/9/3R5/5K3 w - - 110 1"
 
 
 def reference(n: int, max_plies: int, fen: str) -> SyncVectorEnv:
@@ -60,7 +62,10 @@ def test_gym_vector_env_is_a_gymnasium_vector_env():
     assert_infos_structure(infos, 4)
 
 
-@pytest.mark.parametrize(("fen", "max_plies", "steps"), [(ENDGAME, 300, 500), (START, 40, 130)])
+@pytest.mark.parametrize(
+    ("fen", "max_plies", "steps"),
+    [(ENDGAME, 300, 500), (START, 40, 130), (ENDGAME_CLOCK_110, 300, 200)],
+)
 def test_steps_match_gymnasiums_sync_vector_env(fen, max_plies, steps):
     n = 6
     ours, theirs = rl.GymVectorEnv(n, max_plies=max_plies, fen=fen), reference(n, max_plies, fen)
@@ -103,7 +108,7 @@ def test_steps_match_gymnasiums_sync_vector_env(fen, max_plies, steps):
             assert "final_obs" not in infos
         finished["terminated"] += int(terms.sum())
         finished["truncated"] += int(truncs.sum())
-    assert finished["terminated"] if fen == ENDGAME else finished["truncated"]
+    assert finished["terminated"] if fen != START else finished["truncated"]
 
 
 def played(fen: str, moves: list[str]) -> Position:
@@ -301,3 +306,41 @@ def test_cleanrl_style_masked_rollout_runs_unchanged():
     assert masks[np.arange(num_steps)[:, None], np.arange(num_envs), actions].all()
     assert episodes and all(1 <= length <= 24 for length in episodes)
     assert bootstrapped and np.isfinite(advantages).all()
+
+
+def test_one_fen_plays_one_game_by_every_entry_point():
+    """The FEN's halfmove clock (field 5: plies since the last capture) is kept by every
+    entry point: with 118 on it, two quiet plies reach 120 and the 60-move rule draws
+    (Asian rules), whether the game runs in VectorEnv, GymVectorEnv, GymEnv or the
+    PettingZoo env; the observation's clock channel starts at 118 in each."""
+    fen = "3akab2/9/9/9/9/9/2N6/9/3R5/5K3 w - - 118 1"
+    plies = [Move.from_iccs("f0f1"), Move.from_iccs("g9e7")]  # quiet, no check
+    actions = [rl.move_to_action(plies[0], RED), rl.move_to_action(plies[1], BLACK)]
+    vector = rl.VectorEnv(1, fen=fen)
+    assert vector.fen(0) == fen
+    obs, _ = vector.reset()
+    assert (obs[0, 15] == 118).all()
+    gym_vector = rl.GymVectorEnv(1, fen=fen)
+    gym_obs, _ = gym_vector.reset(seed=0)
+    gym = rl.GymEnv(fen=fen)
+    one_obs, _ = gym.reset(seed=0)
+    assert np.array_equal(gym_obs[0], one_obs)
+    pettingzoo = rl.env(fen=fen)
+    pettingzoo.reset()
+    clock_plane = pettingzoo.observe("player_0")["observation"][..., 15]
+    assert clock_plane.sum() == 1 and clock_plane.reshape(-1)[118 // 2]  # chess_v6's clock
+    ended = []
+    for k, action in enumerate(actions):
+        _, rewards, terms, truncs = vector.step(np.array([action]))[1:]
+        _, gv_rewards, gv_terms, _, _ = gym_vector.step(np.array([action]))
+        _, g_reward, g_term, _, _ = gym.step(action)
+        pettingzoo.step(action)
+        ended.append(
+            (bool(terms[0]), bool(gv_terms[0]), g_term, pettingzoo.terminations["player_0"])
+        )
+        if k == 0:
+            assert vector.fen(0) == "3akab2/9/9/9/9/9/2N6/9/3R1K3/9 b - - 119 1"
+    assert ended == [(False,) * 4, (True,) * 4]
+    assert rewards[0] == gv_rewards[0] == g_reward == 0  # a draw
+    assert pettingzoo._cumulative_rewards == {"player_0": 0, "player_1": 0}
+    assert gym.position.outcome().termination.name == "MOVE_RULE"

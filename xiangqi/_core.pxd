@@ -17,12 +17,14 @@
 #   core/attacks.pxd    queries: attackers of a point, pins (cannon screens, facing
 #                       kings, horse legs) over the board array alone [queries]
 #   core/zobrist.pxd    Zobrist keys: the seeded generator, keys from scratch, one move
-#   core/history.pxd    the history entry (PlyRecord), the one push, repetition counts
-#   core/chase.pxd      perpetual check and chase judging (Asian rules)
+#   core/history.pxd    the history entry (PlyRecord), the one push
 #   core/material.pxd   the move rule and insufficient material
-#   core/rules.pxd      the Asian rule set's verdict over those rooms: outcome_code,
-#                       has_legal_move (a second rule set adds its verdict beside it)
-#   core/cxa.pxd        repetitions by the Chinese (CXA) rules: kinds of move (check, mate
+#   core/judge.pxd      what both rule sets share: the end codes, the board verdict
+#                       (has_legal_move, board_verdict), the repetition window
+#                       (count_occurrences, span_start) and its replay, capture_legal
+#   core/chase.pxd      perpetual check and chase judging (Asian rules)
+#   core/asian.pxd      the Asian rule set's verdict over those rooms: outcome_code
+#   core/chinese.pxd    repetitions by the Chinese (CXA) rules: kinds of move (check, mate
 #                       threat, chase, idle), the verdict, cxa_outcome_code
 #   core/mate.pxd       the forced-mate search (iterative deepening, transposition
 #                       table) on movegen's generator and check test; boundary _mate.pxi
@@ -34,7 +36,7 @@
 # each movement rule is stated once, in tables.pxd (its XQ_* macros, which build the
 # tables, and its rule functions: horse_leg, elephant_eye, own_half, in_palace,
 # first_piece, pawn_forward); the rooms call those. The specialised copies kept for
-# speed say so where they stand (movegen.mark_threats, rules.has_legal_move).
+# speed say so where they stand (movegen.mark_threats, judge.has_legal_move).
 #
 # Glossary (Red's name first in each pair):
 #   帅/将 king (general)   仕/士 advisor   相/象 elephant (the book's "Bishop")

@@ -5,7 +5,8 @@
 This file is the Python boundary only: the ``def`` functions and ``Board``'s methods
 check every value a caller passes, then call the rooms of ``xiangqi/core/*.pxd``
 (cdef inline functions compiled into this one extension). See ``_core.pxd`` for the map.
-The RL boundary (batch encoders, masks, ``VectorCore``) is ``_rl.pxi``, included at the
+The batch calls (``_batch.pxi``), the book's reference path (``_reference.pxi``) and the
+RL boundary (batch encoders, masks, ``VectorCore``: ``_rl.pxi``) are included at the
 end: one extension, so the kernel is compiled once and its tables exist once.
 """
 
@@ -22,27 +23,18 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from xiangqi.core.attacks cimport attackers_of, attacks_from, pin_mask
-from xiangqi.core.book cimport (
-    REFERENCE_MAX_DEPTH, View, book_check, generate_legal_book, perft_book,
-)
 from xiangqi.core.movegen cimport generate_legal_moves, generate_pseudo, in_check
 from xiangqi.core.perft cimport Ply, perft
 from xiangqi.core.state cimport (
     BoardState, MAX_MOVES, clear_board, make_move, unmake_move,
 )
-from xiangqi.core.tables cimport (
-    ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT_EYES, ELEPHANT_STEPS, ELEPHANT_ZONE,
-    HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE, ON_BOARD, PAWN_STEPS,
-    PAWN_ZONE, PIECE_TYPE, PUBLIC_OF, ROOK_DIRS, SQUARE_OF, TYPE_FIRST_SLOT, TYPE_SLOTS,
-)
-from xiangqi.core.validator cimport (
-    EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN, REASON_CANNON_SCREENS, legal_move_ee,
-    move_reason_ee,
-)
-from xiangqi.core.chase cimport chased_now, judge_repetition, replay_load
-from xiangqi.core.cxa cimport END_CHECK_MATE_THREAT_AND_CHASE, cxa_outcome_code
-from xiangqi.core.history cimport COUNTER_MAX, PlyRecord, count_occurrences, push_ply
-from xiangqi.core.rules cimport outcome_code
+from xiangqi.core.tables cimport PIECE_TYPE, PUBLIC_OF, SQUARE_OF, TYPE_FIRST_SLOT, TYPE_SLOTS
+from xiangqi.core.validator cimport REASON_CANNON_SCREENS, legal_move_ee, move_reason_ee
+from xiangqi.core.asian cimport outcome_code
+from xiangqi.core.chase cimport chased_now
+from xiangqi.core.chinese cimport cxa_outcome_code
+from xiangqi.core.history cimport COUNTER_MAX, PlyRecord, push_ply
+from xiangqi.core.judge cimport END_CHECK_MATE_THREAT_AND_CHASE, count_occurrences, replay_load
 from xiangqi.core.zobrist cimport key_from_scratch, side_key
 
 import threading
@@ -358,13 +350,13 @@ cdef class Board:
 
         repetitions (2..1000) is how many occurrences of a position rule a repetition;
         move_limit (1..2**31-1) the plies without capture that draw; rules "asian" or
-        "chinese". See outcome_code and core/cxa.pxd.
+        "chinese". See core/asian.pxd and core/chinese.pxd.
         """
         return self._outcome(repetitions, move_limit, rules)
 
     cdef int _outcome(self, object repetitions, object move_limit, object rules) except -1:
         # outcome()'s code under the rule set named by rules: the Asian verdict is
-        # core/rules.pxd's outcome_code, the Chinese one core/cxa.pxd's.
+        # core/asian.pxd's outcome_code, the Chinese one core/chinese.pxd's.
         cdef int count = -1, limit = 0, overflow = 0
         cdef long long value
         cdef bint chinese = 0
@@ -395,7 +387,7 @@ cdef class Board:
         return outcome_code(&self.st, view, n, count, limit, -1, -1)
 
     def chased(self, object side):
-        """Public squares of the pieces `side` chases now (diagnostic; see core/rules.pxd)."""
+        """Public squares of the pieces `side` chases now (diagnostic; see core/asian.pxd)."""
         cdef BoardState r
         cdef int chaser = check_int(side, "side (0 Red, 1 Black)", 0, 1)
         cdef unsigned int mask
@@ -404,12 +396,6 @@ cdef class Board:
         mask = chased_now(&r, chaser)
         return sorted(PUBLIC_OF[r.piece_square[32 - 16 * chaser + slot]]
                       for slot in range(16) if mask & (1u << slot))
-
-    def ruling(self, object repetitions):
-        """The repetition ruling alone, from the side to move's view (RULING_* of rules.pxd)."""
-        cdef int count = check_int(repetitions, "repetitions", 2, 1000)
-        return judge_repetition(self.st.squares, self.st.side, self.plies + self.null_base,
-                                self.nply - self.null_base, count)
 
     def legal_moves(self, list table not None):
         """Legal moves as table[from_square * 90 + to_square] for each; table must hold 8100."""
@@ -460,6 +446,9 @@ cdef class Board:
         return bool(self._is_legal(mv))
 
     cdef bint _is_legal(self, int mv) noexcept:
+        # A side without a king (taken in a from_diagram position) has no legal move. Only
+        # the side to move can lack one (push_null, set_fen and the turn setter refuse
+        # the rest). Tested last: elsewhere it cost push+pop 0.4-1.3% in instructions.
         cdef int cap, mover = self.st.side
         cdef bint ok
         if not legal_move_ee(&self.st, mv):
@@ -467,7 +456,7 @@ cdef class Board:
         cap = make_move(&self.st, mv)
         ok = not in_check(&self.st, mover)
         unmake_move(&self.st, mv, cap)
-        return ok
+        return ok and self.st.piece_square[16 + 16 * mover] != 0
 
     def push(self, from_square, to_square):
         """Play the move if it is legal and return True; otherwise change nothing, return False."""
@@ -568,14 +557,16 @@ cdef class Board:
         """Pass (python-chess's Move.null()): the side to move changes, no piece moves.
 
         Refused (False, nothing changed) while the side to move is in check: passing
-        then would leave a position the rules forbid. The history gets an entry whose
+        then would leave a position the rules forbid; and once a king was taken (a
+        from_diagram position), when no move is legal. The history gets an entry whose
         move is 0; the halfmove clock counts it, and the rulings (repetition, perpetual
         check and chase) look no further back than the last null move, as Stockfish's
         repetition detection does. Returns True.
         """
         cdef PlyRecord* prev
         cdef PlyRecord* ply
-        if in_check(&self.st, self.st.side):
+        if in_check(&self.st, self.st.side) or not (
+                self.st.piece_square[16] and self.st.piece_square[32]):
             return False
         self._reserve(self.nply + 2)    # may raise MemoryError; nothing has changed yet
         prev = &self.plies[self.nply]
@@ -701,104 +692,6 @@ cdef class _SquaresView:
         pass
 
 
-# ---------------------------------------------------------------------------
-# The book's reference path, for tests only: internal entry points, not part of
-# the production API (Board has no book= switches). Each makes the typed
-# memoryviews of the board and piece list once and hands them to book.pxd.
-# ---------------------------------------------------------------------------
-
-cdef inline View board_view(BoardState* st):
-    return <unsigned char[:256]>st.squares
-
-
-cdef inline View piece_view(BoardState* st):
-    return <unsigned char[:48]>st.piece_square
-
-
-def _reference_is_check(Board board not None):
-    """The book's Check(side to move) on board (reference path; tests only)."""
-    return bool(book_check(board_view(&board.st), piece_view(&board.st), board.st.side))
-
-
-def _reference_legal_move_indices(Board board not None):
-    """Legal moves by the book's generator and legal SaveMove, as from * 90 + to (tests only)."""
-    cdef int moves[MAX_MOVES]
-    cdef int n, i
-    cdef BoardState st = board.st
-    n = generate_legal_book(&st, board_view(&st), piece_view(&st), moves)
-    return [PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8] for i in range(n)]
-
-
-def _reference_perft(Board board not None, object depth):
-    """perft by the book's routines only (reference path; tests only; depth 0..6)."""
-    cdef int plies = check_int(depth, "depth", 0, REFERENCE_MAX_DEPTH)
-    cdef BoardState st = board.st
-    cdef View squares = board_view(&st), pieces = piece_view(&st)
-    cdef long long n
-    with nogil:
-        n = perft_book(&st, squares, pieces, plies)
-    return n
-
-
-cdef long long fill_batch(BoardState* states, Py_ssize_t count, unsigned short* buf,
-                          long long* offsets) noexcept nogil:
-    # Legal moves of each state as public codes from * 90 + to, back to back in buf;
-    # offsets[i]..offsets[i + 1] delimit state i's moves. Returns how many were written.
-    cdef int moves[MAX_MOVES]
-    cdef int n, j
-    cdef Py_ssize_t i
-    cdef long long total = 0
-    for i in range(count):
-        n = generate_legal_moves(&states[i], moves)
-        for j in range(n):
-            buf[total + j] = PUBLIC_OF[moves[j] & 255] * 90 + PUBLIC_OF[moves[j] >> 8]
-        total += n
-        offsets[i + 1] = offsets[i] + n
-    return total
-
-
-def legal_moves_batch(list boards not None):
-    """Legal moves of many positions at once, as two flat buffers, without Move objects.
-
-    Returns (moves, offsets): moves is a memoryview of uint16 codes
-    from_square * 90 + to_square, and the moves of boards[i] are
-    moves[offsets[i]:offsets[i + 1]]; offsets is a memoryview of int64 with
-    len(boards) + 1 entries. Both can be wrapped by numpy.frombuffer without a copy.
-    Generation runs without the GIL, on copies of the boards taken with it held,
-    BATCH_CHUNK boards at a time.
-    """
-    cdef tuple held = tuple(boards)     # the caller's list may change meanwhile
-    cdef Py_ssize_t count = len(held), i, first, size
-    cdef long long total = 0
-    cdef unsigned short* buf
-    cdef BoardState* states
-    cdef bytearray offset_bytes = bytearray(8 * (count + 1))
-    cdef long long[::1] offsets = memoryview(offset_bytes).cast("q")
-    for i in range(count):
-        if not isinstance(held[i], Board):
-            raise TypeError(f"boards[{i}] is not a Board")
-    buf = <unsigned short*>malloc(sizeof(unsigned short) * MAX_MOVES * (count + 1))
-    states = <BoardState*>malloc(sizeof(BoardState) * BATCH_CHUNK)
-    if buf == NULL or states == NULL:
-        free(buf)
-        free(states)
-        raise MemoryError()
-    try:
-        offsets[0] = 0
-        for first in range(0, count, BATCH_CHUNK):
-            size = min(BATCH_CHUNK, count - first)
-            for i in range(size):
-                states[i] = (<Board>held[first + i]).st
-            with nogil:
-                total += fill_batch(states, size, buf + total, &offsets[first])
-            PyErr_CheckSignals()    # Ctrl-C between chunks (about 10 ms each)
-        move_bytes = bytearray((<char*>buf)[:2 * total])
-    finally:
-        free(buf)
-        free(states)
-    return memoryview(move_bytes).cast("H"), memoryview(offset_bytes).cast("q")
-
-
 # -- the legal-move view (python-chess's board.legal_moves), compiled ----------------
 
 cdef class LegalMoves:
@@ -861,7 +754,7 @@ cdef class LegalMoves:
 cdef tuple outcome_table():
     # Position.outcome()'s answer for each core code (termination | winner << 4, winner
     # 0 draw, 1 Red, 2 Black; 0 while the game goes on is None; terminations up to the
-    # Chinese rules' last, core/cxa.pxd). The values come from
+    # Chinese rules' last, core/judge.pxd). The values come from
     # xiangqi.rules (a value module that imports only xiangqi.pieces); Outcome is
     # frozen, so every call shares them.
     from xiangqi.rules import _outcome_of_code
@@ -899,33 +792,12 @@ cdef class PositionBase:
         return OUTCOMES[board._outcome(repetitions, move_limit, rules)]
 
 
-def book_tables():
-    """The direction, leg/eye and position tables as Python lists, for tests to compare
-    with the book's printed tables. Position tables are 256 entries, 16x16 order."""
-    return {
-        "KnightDir": [HORSE_STEPS[k] for k in range(8)],
-        "KnightCheck": [HORSE_LEGS[k] for k in range(8)],
-        "KingDir": [KING_STEPS[k] for k in range(4)],
-        "AdvisorDir": [ADVISOR_STEPS[k] for k in range(4)],
-        "BishopDir": [ELEPHANT_STEPS[k] for k in range(4)],
-        "BishopCheck": [ELEPHANT_EYES[k] for k in range(4)],
-        "RookDir": [ROOK_DIRS[k] for k in range(4)],
-        "CannonDir": [CANNON_DIRS[k] for k in range(4)],
-        "PawnDir": [[PAWN_STEPS[s][k] for k in range(3)] for s in range(2)],
-        "KnightPosition": [ON_BOARD[i] for i in range(256)],
-        "KingPosition": [KING_ZONE[i] for i in range(256)],
-        "AdvisorPosition": [ADVISOR_ZONE[i] for i in range(256)],
-        "BishopPosition": [ELEPHANT_ZONE[i] for i in range(256)],
-        "PawnPosition": [[PAWN_ZONE[s][i] for i in range(256)] for s in range(2)],
-        "HorseCheckLegs": [HORSE_CHECK_LEGS[k] for k in range(8)],
-        "LegalSpan": [EE_LEGAL_SPAN[i] for i in range(512)],
-        "HorsePin": [EE_HORSE_PIN[i] for i in range(512)],
-        "InFort": [EE_IN_FORT[i] for i in range(256)],
-    }
+# -- included boundaries: one extension, so the kernel is compiled once ------------------
+# _batch.pxi: legal_moves_batch; _reference.pxi: the book's reference path (tests only);
+# _rl.pxi: the RL boundary (batch encoders, legal-action masks, VectorEnv's C state).
 
-
-# -- the RL boundary: batch encoders, legal-action masks, VectorEnv's C state -------------------
-
+include "_batch.pxi"
+include "_reference.pxi"
 include "_rl.pxi"
 include "_book.pxi"
 include "_mate.pxi"

@@ -12,7 +12,8 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 from xiangqi.core.movegen cimport generate_legal_moves, in_check
-from xiangqi.core.history cimport PlyRecord, count_occurrences, push_ply
+from xiangqi.core.history cimport PlyRecord, push_ply
+from xiangqi.core.judge cimport count_occurrences
 from xiangqi.core.state cimport MAX_MOVES, BoardState, unmake_move
 from xiangqi.core.zobrist cimport (
     key_after_move,
@@ -184,7 +185,7 @@ def move_key_check(Board board not None):
 
 cdef inline int occurrences(const PlyRecord* plies, const unsigned int* tags, int lane,
                             int n) noexcept nogil:
-    # rules.pxd's count_occurrences(plies, n): how often plies[n].key occurs among plies
+    # judge.pxd's count_occurrences(plies, n): how often plies[n].key occurs among plies
     # n - clock .. n at even distance (itself included; 2 plies back cannot match).
     # tags holds the low 32 bits of each ply's key in two lanes by ply parity (ply j at
     # tags[(j & 1) * lane + j // 2]), so the scan reads 4 contiguous bytes a candidate,
@@ -232,7 +233,7 @@ cdef class VectorCore:
     """
 
     cdef int num_envs, max_plies
-    cdef bint chinese           # judge by the Chinese rules (core/cxa.pxd), not the Asian
+    cdef bint chinese           # judge by the Chinese rules (core/chinese.pxd), not the Asian
     cdef bint busy              # a call is running (set and tested with the GIL held)
     cdef BoardState start
     cdef BoardState* states
@@ -296,7 +297,9 @@ cdef class VectorCore:
         self.start_ply.key = key_from_scratch(self.start.squares, self.start.side)
         self.start_ply.move = 0
         self.start_ply.captured = 0
-        self.start_ply.clock = 0
+        # The start's halfmove clock, as Position keeps it (GymEnv, the PettingZoo env):
+        # one fen plays one game whatever the entry point.
+        self.start_ply.clock = start.plies[start.nply].clock
         self.start_ply.check = in_check(&self.start, self.start.side)
         self.states = <BoardState*>malloc(sizeof(BoardState) * num_envs)
         self.plies = <int*>malloc(sizeof(int) * num_envs)
@@ -634,14 +637,6 @@ cdef inline int* calloc_ints(int n) noexcept:
     if p != NULL:
         memset(p, 0, sizeof(int) * n)
     return p
-
-
-def legal_action_list(Board board not None):
-    """The board's legal moves as action indices, in the core's generation order."""
-    cdef short actions[MAX_MOVES]
-    cdef BoardState st = board.st
-    cdef int n = legal_actions(&st, actions), j
-    return [actions[j] for j in range(n)]
 
 
 def observe_one(Board board not None, long long clock, int history, int view,

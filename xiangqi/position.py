@@ -328,10 +328,12 @@ class Position(_core.PositionBase):
         codes = self._board.codes()
         return {sq: _PIECES[c - 1] for sq, c in enumerate(codes) if c}
 
-    def king(self, color: Color) -> int:
-        """Public square (0..89) of the king of color (RED or BLACK)."""
+    def king(self, color: Color) -> int | None:
+        """Public square (0..89) of the king of color (RED or BLACK), None if it has none
+        (it was taken in a from_diagram position), as python-chess answers."""
         code = Piece(_check_color(color), PieceType.KING).code
-        return self._board.codes().index(code)
+        codes = self._board.codes()
+        return codes.index(code) if code in codes else None
 
     # -- moves -----------------------------------------------------------------
 
@@ -384,9 +386,8 @@ class Position(_core.PositionBase):
                 if self._board.push_null():
                     return
                 side = "Red" if self._board.side == 0 else "Black"
-                raise IllegalMoveError(
-                    f"illegal null move: {side} is in check and may not pass, in {self.fen()!r}"
-                )
+                why = self._king_gone() or f"{side} is in check and may not pass"
+                raise IllegalMoveError(f"illegal null move: {why}, in {self.fen()!r}")
             raise self._illegal(move)
 
     def push_iccs(self, text: str) -> Move:
@@ -464,11 +465,21 @@ class Position(_core.PositionBase):
         """The moves pushed and not popped, oldest first (a new list)."""
         return [_MOVE_OF[code] for code in self._board.moves()]
 
+    def _king_gone(self) -> str:
+        """Why no move is legal when a king was taken (a from_diagram position), else ''."""
+        for color, name in ((Color.RED, "Red"), (Color.BLACK, "Black")):
+            if self.king(color) is None:
+                return f"{name}'s king was taken: the game is over and no move is legal"
+        return ""
+
     def _why_illegal(self, move: Move) -> str:
         """Why move is illegal here, in words (the movement rule it breaks, or the check)."""
         frm, to = move.from_square, move.to_square
         piece = self.piece_at(frm)
         side = "Red" if self.turn == Color.RED else "Black"
+        gone = self._king_gone()
+        if gone:
+            return gone
         if piece is None:
             return f"there is no piece on {SQUARE_NAMES[frm]}"
         if piece.color != self.turn:
@@ -615,8 +626,12 @@ class Position(_core.PositionBase):
         )
 
     def checkers(self) -> SquareSet:
-        """Squares of the pieces giving check to the side to move (the facing king included)."""
-        return self.attackers(~self.turn, self.king(self.turn))
+        """Squares of the pieces giving check to the side to move (the facing king
+        included); empty when it has no king (taken in a from_diagram position)."""
+        king = self.king(self.turn)
+        if king is None:
+            return SquareSet()
+        return self.attackers(~self.turn, king)
 
     def gives_check(self, move: Move) -> bool:
         """Would the legal move put the other side in check? IllegalMoveError if it is illegal."""

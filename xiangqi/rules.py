@@ -2,7 +2,7 @@
 
 ``Position.outcome()`` asks the compiled core, which keeps one history per position
 (the Zobrist key, move, captured piece, halfmove clock and "gave check" flag of every
-ply) and judges in C (``xiangqi/core/rules.pxd``). Nothing here runs per move.
+ply) and judges in C (``xiangqi/core/asian.pxd``). Nothing here runs per move.
 
 The rules (Asian / AXF-WXF rules, as Fairy-Stockfish and Pikafish implement them)
 ================================================================================
@@ -91,13 +91,13 @@ The Chinese rules (``rules="chinese"``, ``Rules.CHINESE``)
 ========================================================
 
 The Chinese Xiangqi Association's competition rules (《中国象棋竞赛规则》), judged in
-``xiangqi/core/cxa.pxd`` (its header states the readings; the project's reading of the
+``xiangqi/core/chinese.pxd`` (its header states the readings; the project's reading of the
 book: ``tests/data/chinese_rules/README.md``). Rules 1 and 2 are as above; then:
 
 3. **Repetition**, at the same occurrences and over the same span. Each move of the span
-   is a check (将), a mate threat (杀: with the mover to move again, a mate by a series of
-   checks; how deep it is searched is stated in ``xiangqi/core/`` and on the docs' game-end
-   page), a chase (捉: with the mover to move again it newly wins
+   is a check (将), a mate threat (杀: with the mover to move again, a mate by a series
+   of checks within three of its moves, every defence considered: ``CXA_MATE_DEPTH`` in
+   ``core/chinese.pxd``), a chase (捉: with the mover to move again it newly wins
    material, by a capture of a piece other than the king by a piece other than the king
    or a pawn, worth more than a legal recapture takes back, or by a check after which
    every reply leaves such a gain), or idle (闲: everything else, exchange offers,
@@ -148,7 +148,7 @@ class Termination(enum.Enum):
     """No capture for the move limit (60 moves by default): a draw."""
     INSUFFICIENT_MATERIAL = 7
     """Neither side has a rook, horse, cannon or pawn: a draw."""
-    # The Chinese rules' forbidden cycles (rules="chinese" only; core/cxa.pxd).
+    # The Chinese rules' forbidden cycles (rules="chinese" only; core/chinese.pxd).
     PERPETUAL_MATE_THREAT = 8
     """Chinese rules: one side threatened mate with every move (长杀); it loses."""
     CHECK_AND_CHASE = 9
@@ -170,7 +170,7 @@ class Rules(str, enum.Enum):
     ASIAN = "asian"
     """Asian (AXF/WXF) rules, as Fairy-Stockfish and Pikafish implement them (the default)."""
     CHINESE = "chinese"
-    """The Chinese Xiangqi Association's competition rules (see core/cxa.pxd)."""
+    """The Chinese Xiangqi Association's competition rules (see core/chinese.pxd)."""
 
     def __str__(self) -> str:
         return self.value

@@ -16,7 +16,8 @@
 # Every routine reads only the 16x16 board array (`squares[256]` of the board state:
 # piece id 16 + 16 * side + slot, 0 empty, 0xFF off the board). The movement rules
 # (horse leg, elephant eye and river, palace, pawn by side) come from tables.pxd's
-# rule functions, stated there once; this room adds only the walk along lines.
+# rule functions and its step tables (HORSE_STEPS, ELEPHANT_STEPS, ADVISOR_STEPS,
+# KING_STEPS, CANNON_DIRS), stated there once; this room adds only the walk along lines.
 # Legend: sq/q (16x16 index), pc (piece id), side (0 Red, 1 Black), d (step).
 #
 # Definitions (the public docs in xiangqi/position.py repeat them):
@@ -33,8 +34,8 @@
 #   set of points it may stand on without doing so (see pin_mask below).
 
 from xiangqi.core.tables cimport (
-    PIECE_TYPE, elephant_eye, first_piece, horse_leg, in_palace, own_half, pawn_attacks,
-    pawn_forward,
+    ADVISOR_STEPS, CANNON_DIRS, ELEPHANT_STEPS, HORSE_STEPS, KING_STEPS, PIECE_TYPE,
+    elephant_eye, first_piece, horse_leg, in_palace, own_half, pawn_attacks, pawn_forward,
 )
 
 
@@ -79,9 +80,6 @@ cdef inline int attackers_of(const unsigned char* board, int side, int q,
     # returns how many. q must be on the board.
     cdef int n = 0, k, sq, d, h, e
     cdef int fwd = pawn_forward(side)           # a pawn of side steps forward by fwd
-    cdef int[4] steps = [-16, 16, -1, 1]        # file (up, down), then rank
-    cdef int[4] diag = [-17, -15, 15, 17]
-    cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
     # Pawns: one step behind q (as side moves), or beside q (tables.pawn_attacks).
     for d in range(3):
         sq = q - fwd if d == 0 else q + 2 * d - 3
@@ -89,7 +87,7 @@ cdef inline int attackers_of(const unsigned char* board, int side, int q,
             n = add(out, n, sq)
     # Horses: h a jump from q, its leg the point next to h along the jump's long axis.
     for k in range(8):
-        h = q + jumps[k]
+        h = q + HORSE_STEPS[k]
         if h < 0 or h > 255 or not is_kind(board[h], side, 3):
             continue
         if not board[horse_leg(h, q)]:
@@ -97,26 +95,27 @@ cdef inline int attackers_of(const unsigned char* board, int side, int q,
     # Elephants: two diagonal steps away, eye empty, q on side's own half.
     if on_own_half(q, side):
         for k in range(4):
-            e = q + 2 * diag[k]
+            e = q + ELEPHANT_STEPS[k]
             if 0 <= e < 256 and is_kind(board[e], side, 2) and not board[elephant_eye(e, q)]:
                 n = add(out, n, e)
     # Advisors and kings: one step inside side's palace.
     if in_palace(q, side):
         for k in range(4):
-            if is_kind(board[q + diag[k]], side, 1):
-                n = add(out, n, q + diag[k])
-            if is_kind(board[q + steps[k]], side, 0):
-                n = add(out, n, q + steps[k])
+            if is_kind(board[q + ADVISOR_STEPS[k]], side, 1):
+                n = add(out, n, q + ADVISOR_STEPS[k])
+            if is_kind(board[q + KING_STEPS[k]], side, 0):
+                n = add(out, n, q + KING_STEPS[k])
     # Lines: the first piece met may be a rook (or, up or down a file from a point of
     # the other palace, the facing king); the second, behind one screen, a cannon.
+    # CANNON_DIRS: along the rank (k 0, 1), then up and down the file (k 2, 3).
     for k in range(4):
-        d = steps[k]
+        d = CANNON_DIRS[k]
         sq = first_piece(board, q, d)
         if board[sq] == 0xFF:
             continue
         if is_kind(board[sq], side, 4):
             n = add(out, n, sq)
-        elif k < 2 and is_kind(board[sq], side, 0) and king_faces(board, side, q):
+        elif k >= 2 and is_kind(board[sq], side, 0) and king_faces(board, side, q):
             n = add(out, n, sq)
         sq = first_piece(board, sq, d)      # behind one screen
         if is_kind(board[sq], side, 5):
@@ -168,7 +167,6 @@ cdef inline bint pin_mask(const unsigned char* board, int p, unsigned char* mask
     cdef int count
     cdef bint pinned = 0
     cdef unsigned char line[256]
-    cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
     for sq in range(256):
         mask[sq] = board[sq] != 0xFF
     if pc < 16 or pc >= 48:
@@ -212,7 +210,7 @@ cdef inline bint pin_mask(const unsigned char* board, int p, unsigned char* mask
             pinned = 1
     # Horse legs: an enemy horse a jump from the king whose only blocker is p.
     for j in range(8):
-        h = k + jumps[j]
+        h = k + HORSE_STEPS[j]
         if h < 0 or h > 255 or not is_kind(board[h], opp, 3):
             continue
         if horse_leg(h, k) == p:
@@ -233,9 +231,6 @@ cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexce
     # The 16x16 points the piece on p attacks, written to out (room for 32); returns
     # how many (0 for an empty point). Same definition as attackers_of above.
     cdef int pc = board[p], side, kind, n = 0, k, d, sq, e, stop, fwd
-    cdef int[4] steps = [-16, 16, -1, 1]
-    cdef int[4] diag = [-17, -15, 15, 17]
-    cdef int[8] jumps = [-33, -31, -18, -14, 14, 18, 31, 33]
     if pc < 16 or pc >= 48:
         return 0
     side = (pc >> 4) - 1
@@ -249,7 +244,7 @@ cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexce
                 n += 1
     elif kind == 3:     # horse: a jump whose leg (next to p on the long axis) is empty
         for k in range(8):
-            sq = p + jumps[k]
+            sq = p + HORSE_STEPS[k]
             if sq < 0 or sq > 255 or board[sq] == 0xFF:
                 continue
             if not board[horse_leg(p, sq)]:
@@ -257,20 +252,20 @@ cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexce
                 n += 1
     elif kind == 2:     # elephant: two diagonal steps, eye empty, on its own half
         for k in range(4):
-            e = p + 2 * diag[k]
+            e = p + ELEPHANT_STEPS[k]
             if (0 <= e < 256 and board[e] != 0xFF and on_own_half(e, side)
                     and not board[elephant_eye(p, e)]):
                 out[n] = e
                 n += 1
     elif kind == 1 or kind == 0:    # advisor and king: one step inside its palace
         for k in range(4):
-            sq = p + (diag[k] if kind == 1 else steps[k])
+            sq = p + (ADVISOR_STEPS[k] if kind == 1 else KING_STEPS[k])
             if in_palace(sq, side):
                 out[n] = sq
                 n += 1
         if kind == 0:   # the facing king: up or down its file into the other palace
-            for k in range(2):
-                d = steps[k]
+            for k in range(2, 4):
+                d = CANNON_DIRS[k]
                 sq = p + d
                 while board[sq] != 0xFF:
                     if king_faces(board, side, sq):
@@ -281,7 +276,7 @@ cdef inline int attacks_from(const unsigned char* board, int p, int* out) noexce
                     sq += d
     else:               # rook: up to the first piece; cannon: past exactly one screen
         for k in range(4):
-            d = steps[k]
+            d = CANNON_DIRS[k]
             sq = p
             if kind == 5:
                 sq = first_piece(board, p, d)   # the screen

@@ -1,26 +1,23 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 # Room: check and chase judging of the Asian (AXF) rules over a history: perpetual
 # check (art. 6-8), perpetual chase (art. 15, 18, 19, 28, 29, 32, 36, 40) and what
-# "chases" means: the rules and the articles they come from are in core/rules.pxd's
-# header. A second rule set judges with its own room beside this one.
+# "chases" means: the rules and the articles they come from are in core/asian.pxd's
+# header. The Chinese rule set judges with its own room (core/chinese.pxd); what both
+# share (the repetition window, its replay, capture_legal) is core/judge.pxd.
 #
 # Map (one line per function):
-#   capture_legal(r, frm, to)       may the piece on frm legally take on to? (the one
-#                                   such test; cxa.pxd uses it too)
 #   root_after(r, frm, to, legally) protection ("roots", real or fake)
 #   chase_pairs / chased_now / new_chases            who chases whom, and newly
 #   horse_pinned_rooks(r, side)     rooks that block a horse's leg aimed at their king
 #   judge_repetition(...)           RULING_* at a repeated position
 
-from libc.stdint cimport uint64_t
-from libc.string cimport memset
-
 # No movement rule is written here: "reaches" is attacks.pxd's attacks_point, "in check"
 # movegen.pxd's in_check, both built on tables.pxd's rule functions.
 from xiangqi.core.attacks cimport attacks_point as reaches, slot_kind
 from xiangqi.core.history cimport PlyRecord
+from xiangqi.core.judge cimport capture_legal, replay_span, span_start
 from xiangqi.core.movegen cimport in_check
-from xiangqi.core.state cimport OFF_BOARD, BoardState, make_move, unmake_move
+from xiangqi.core.state cimport BoardState, make_move, unmake_move
 from xiangqi.core.tables cimport own_half
 
 # judge_repetition results, from the view of the side to move (like the engines').
@@ -39,30 +36,6 @@ cdef enum:
 cdef inline bint pawn_crossed(int side, int sq) noexcept nogil:
     # Has side's pawn on sq crossed the river?
     return not own_half(sq, side)
-
-
-cdef inline void replay_load(BoardState* r, const unsigned char* squares) noexcept nogil:
-    # A private board for replaying a cycle: the squares, the piece list rebuilt from them.
-    # Its side is never read (the judge passes sides explicitly); make/unmake keep it paired.
-    cdef int sq, pc
-    memset(r, 0, sizeof(BoardState))
-    for sq in range(256):
-        pc = squares[sq]
-        r.squares[sq] = pc
-        if pc and pc != OFF_BOARD:
-            r.piece_square[pc] = sq
-
-
-cdef inline bint capture_legal(BoardState* r, int frm, int to) noexcept nogil:
-    # May the piece on frm legally take the piece on to (its own king safe afterwards)?
-    cdef int mover = (r.squares[frm] >> 4) - 1, cap
-    cdef bint ok
-    if not reaches(r.squares, frm, to):
-        return 0
-    cap = make_move(r, frm | (to << 8))
-    ok = not in_check(r, mover)
-    unmake_move(r, frm | (to << 8), cap)
-    return ok
 
 
 cdef inline bint root_after(BoardState* r, int frm, int to, bint legally) noexcept nogil:
@@ -202,21 +175,11 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
                                  int n, int count) noexcept nogil:
     # The ruling at the current position when it has occurred `count` times (count >= 2),
     # else RULING_NONE. See the header for the rules applied.
-    cdef uint64_t key = plies[n].key
-    cdef long long back = plies[n].clock if plies[n].clock < n else n
-    cdef int stop = n - <int>back, i, seen = 1, first = -1, mover
+    cdef int first = span_start(plies, n, count), i, mover
     cdef bint checking[2]
     cdef unsigned int chase[2]
     cdef unsigned int pinned[2]
     cdef BoardState r
-    i = n - 4
-    while i >= stop:
-        if plies[i].key == key:
-            seen += 1
-            if seen >= count:
-                first = i
-                break
-        i -= 2
     if first < 0:
         return RULING_NONE
     # Perpetual check: every move of a side in the span gave check. The mover of the
@@ -233,11 +196,7 @@ cdef inline int judge_repetition(const unsigned char* squares, int side, const P
     if n - first > RULES_MAX_SPAN:
         return RULING_DRAW
     # Perpetual chase: replay the span from its first position on a private board.
-    replay_load(&r, squares)
-    i = n
-    while i > first:
-        unmake_move(&r, plies[i].move, plies[i].captured)
-        i -= 1
+    replay_span(&r, squares, plies, n, first)
     chase[0] = chase[1] = 0xFFFF
     pinned[0] = pinned[1] = 0xFFFF
     for i in range(first + 1, n + 1):

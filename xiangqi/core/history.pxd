@@ -1,13 +1,10 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-# Room: a game's history (one PlyRecord per position) and repetition counting, shared
-# by Board (Position) and the VectorEnv step, and by every rule set.
+# Room: a game's history (one PlyRecord per position), shared by Board (Position) and
+# the VectorEnv step, and by every rule set (its repetition window: core/judge.pxd).
 #
 # Map (one line per function):
 #   push_ply(b, plies, n, mv)     the one history push: plays mv, writes plies[n + 1]
 #                                 (key, move, captured, clock); the caller sets .check
-#   count_occurrences(plies, n)   times the current position occurred since the last
-#                                 capture (the Asian rules' art. 5: moves "that return to
-#                                 the same state"; articles: see core/rules.pxd)
 
 from libc.stdint cimport uint64_t
 
@@ -45,17 +42,3 @@ cdef inline int push_ply(BoardState* b, PlyRecord* plies, int n, int mv) noexcep
     ply.captured = cap
     ply.clock = 0 if cap else (prev.clock + 1 if prev.clock < COUNTER_MAX else prev.clock)
     return cap
-
-
-cdef inline int count_occurrences(const PlyRecord* plies, int n) noexcept nogil:
-    # How many times the current position (plies[n]) has occurred since the last capture,
-    # itself included. Positions two plies apart cannot be equal, so the scan starts 4 back.
-    cdef uint64_t key = plies[n].key
-    cdef long long back = plies[n].clock if plies[n].clock < n else n
-    cdef int stop = n - <int>back, i, seen = 1
-    i = n - 4
-    while i >= stop:
-        if plies[i].key == key:
-            seen += 1
-        i -= 2
-    return seen

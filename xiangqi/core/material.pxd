@@ -6,7 +6,7 @@
 #                                        rule, with its discount of excess checks)
 #   insufficient_material(piece_square)  neither side has a rook, horse, cannon or pawn
 #
-# Sources: the Asian rules' numbered articles (core/rules.pxd's header) that could be
+# Sources: the Asian rules' numbered articles (core/asian.pxd's header) that could be
 # found give no article for either rule here. The move rule follows the summary "a draw
 # may be claimed when no piece was taken and a side gave no more than 10 checks in the
 # last 60 moves" (chesshub.com's Asian-rules page, archived 2005) as Pikafish and

@@ -23,7 +23,7 @@
 # horses, rooks, cannons, pawns (1 where one stands); 7..13 the opponent's, same
 # order; 14 repetition count (every entry: how many times this position occurred
 # earlier since the last capture, saturating at 255; the game-end history's count,
-# rules.pxd count_occurrences - 1); 15 no-capture clock (every entry: plies since the
+# judge.pxd count_occurrences - 1); 15 no-capture clock (every entry: plies since the
 # last capture, saturating at 255); then, for history=k,
 # k blocks of 14 piece planes for the positions 1..k plies earlier (same view as
 # the current one; zeros before the first recorded position).
@@ -38,9 +38,9 @@ from xiangqi.core.movegen cimport (
     is_legal_pseudo,
     mark_threats,
 )
-from xiangqi.core.cxa cimport cxa_outcome_code
+from xiangqi.core.asian cimport outcome_code
+from xiangqi.core.chinese cimport cxa_outcome_code
 from xiangqi.core.history cimport PlyRecord
-from xiangqi.core.rules cimport outcome_code
 from xiangqi.core.state cimport MAX_MOVES, BoardState
 from xiangqi.core.tables cimport ADVISOR_ZONE, ELEPHANT_ZONE, PIECE_TYPE, SQUARE_OF
 
@@ -229,8 +229,8 @@ cdef inline int mark_legal_actions(BoardState* b, short* actions, unsigned char*
 cdef inline int judge_end(BoardState* b, const PlyRecord* plies, int n, int legal_count,
                           int occurrences, int max_plies, bint chinese) noexcept nogil:
     # How a vectorised game stands after a move, in the env's terms. The verdict is
-    # Position.outcome()'s, from the same function: rules.pxd's outcome_code, or with
-    # chinese set cxa.pxd's cxa_outcome_code, handed the legal-move count and occurrence
+    # Position.outcome()'s, from the same function: asian.pxd's outcome_code, or with
+    # chinese set chinese.pxd's cxa_outcome_code, handed the legal-move count and occurrence
     # count the step has already computed; only truncation at max_plies is the env's own.
     cdef int code
     if chinese:

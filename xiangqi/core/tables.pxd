@@ -10,7 +10,8 @@
 # The direction arrays are the book's, in its order (section 4.2).
 #
 # Map (one line per function):
-#   to_sq(square)   public square -> 16x16 index                    [shared]
+#   horse_leg, elephant_eye, own_half, in_palace, first_piece, pawn_forward,
+#   pawn_attacks    the movement rules, each stated once (below the tables)
 
 cdef enum:
     KING = 0
@@ -167,14 +168,9 @@ cdef extern from *:
     bint XQ_OWN_HALF(int sq, int side) noexcept nogil
 
 
-cdef inline int to_sq(int square) noexcept nogil:
-    # public (file + 9 * rank, rank 0 = Red's back rank) -> 16x16 (row 12 = Red's back rank)
-    return (12 - square // 9) * 16 + 3 + square % 9
-
-
 # -- The movement rules, each stated once ------------------------------------------------
 # The generator, the threat map, the attack and pin queries (attacks.pxd), the chase
-# judges (chase.pxd, cxa.pxd) and the RL action space (rl.pxd) state a rule only by
+# judges (judge.pxd, chase.pxd, chinese.pxd) and the RL action space (rl.pxd) state a rule only by
 # these functions or by the tables above, which are built from the XQ_* macros (one
 # macro per rule). The two deliberate oracles keep their own: book.pxd (the book's
 # routines, over these tables but in its own code) and validator.pxd (ElephantEye's

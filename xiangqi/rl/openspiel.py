@@ -27,6 +27,10 @@ Conventions:
   (3), ``move_limit`` (120 plies without capture) and ``max_game_length`` (1000).
 - Observation: the string is the FEN; the tensor is xiangqi.rl.planes.encode() of the
   position seen from the player asked about, as float32.
+- Information state (``information_state_string()``): the start FEN and every move
+  since, as ICCS (``"<fen> moves h2e2 h9g7"``), as OpenSpiel's chess gives the whole
+  history: the rules judge repetitions on the history, so two states with one FEN and
+  different histories (one of them ended by a repetition) have different strings.
 """
 
 from __future__ import annotations
@@ -99,8 +103,10 @@ class XiangqiGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> PlanesObserver:
-        """The observer behind observation_tensor() and observation_string()."""
-        return PlanesObserver(params)
+        """The observer behind observation_tensor() and observation_string(), and, asked
+        for perfect recall, information_state_string()."""
+        recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
+        return PlanesObserver(params, perfect_recall=recall)
 
 
 class XiangqiState(pyspiel.State):
@@ -111,6 +117,7 @@ class XiangqiState(pyspiel.State):
         # The rules' settings travel with the state (OpenSpiel may hand a clone another
         # Python wrapper of the game).
         self._rules = (game.repetitions, game.move_limit, game.max_length)
+        self._start_fen = game.start_fen
         self.position = Position(game.start_fen)
         self._plies = 0
         self._outcome: Outcome | None = None
@@ -159,6 +166,7 @@ class XiangqiState(pyspiel.State):
         other = XiangqiState.__new__(XiangqiState)
         pyspiel.State.__init__(other, self.get_game())
         other._rules = self._rules
+        other._start_fen = self._start_fen
         other.position = self.position.copy()
         other._plies = self._plies
         other._outcome = self._outcome
@@ -167,9 +175,11 @@ class XiangqiState(pyspiel.State):
 
 
 class PlanesObserver:
-    """OpenSpiel's PyObserver: the planes of xiangqi.rl.planes as float32, and the FEN."""
+    """OpenSpiel's PyObserver: the planes of xiangqi.rl.planes as float32, and the FEN (with
+    perfect_recall: the start FEN and the moves since, the information state)."""
 
-    def __init__(self, params: dict[str, Any] | None) -> None:
+    def __init__(self, params: dict[str, Any] | None, perfect_recall: bool = False) -> None:
+        self.perfect_recall = perfect_recall
         if params:
             raise ValueError(f"observation parameters are not supported, got {params!r}")
         shape = encode(Position()).shape
@@ -180,6 +190,9 @@ class PlanesObserver:
         self.dict["observation"][...] = encode(state.position, perspective=Color(player))
 
     def string_from(self, state: XiangqiState, player: int) -> str:
+        if self.perfect_recall:
+            moves = [move.iccs() for move in state.position.move_stack]
+            return " ".join([state._start_fen, "moves", *moves])
         return state.position.fen()
 
 

@@ -56,8 +56,10 @@ class VectorEnv:
     observation and mask returned for it are the new game's, the reward,
     termination and truncation the finished one's.
 
-    Every game starts from ``fen`` (the start position by default) with its ply and
-    no-capture counters at 0. ``seed`` seeds the streams of ``sample_legal()``.
+    Every game starts from ``fen`` (the start position by default) with its ply counter
+    at 0 and its no-capture counter at the FEN's halfmove clock, as GymEnv and the
+    PettingZoo env start it: one ``fen`` plays the same game by every entry point.
+    ``seed`` seeds the streams of ``sample_legal()``.
     step() releases the GIL, so separate VectorEnvs can step in separate threads. One
     VectorEnv serves one call at a time: a call made while another thread's step() or
     reset() runs on it raises ConcurrentUseError (a RuntimeError; nothing changes).

@@ -13,16 +13,17 @@
 #   cxa_mates(r, side, depth)           side mates by checks within depth of its moves (杀)
 #   cxa_threats(r, side, moved)         cxa_targets and cxa_check_wins together
 #   cxa_termination(kinds)              the END_* naming a forbidden side's span
-#   cxa_span_start(plies, n, count)     where the judged span starts (-1: no repetition)
 #   cxa_classify(squares, side, plies, n, first, kinds)   each side's kinds of move
 #   cxa_judge(squares, side, plies, n, count)    END_* | winner << 4 for the repetition
 #   cxa_outcome_code(b, plies, n, count, limit, legal, occurrences)   the whole verdict
 #                                       under the Chinese rules
 #
 # Nothing here knows how a piece moves: attacks come from attacks.pxd (attackers_of),
-# legality from movegen.pxd (in_check, generate_legal_moves) and from chase.pxd's
+# legality from movegen.pxd (in_check, generate_legal_moves) and from judge.pxd's
 # capture_legal (the one "may this piece take there" test), play from state.pxd, and
-# the verdict's start (no legal move, material: board_verdict) from rules.pxd.
+# what the Asian rules judge alike from judge.pxd: the end codes, the verdict's start
+# (no legal move, material: board_verdict), the repetition window (span_start) and its
+# replay (replay_span).
 #
 # The kinds of move (2020 24.1-24.8) and how each is decided here (the readings are
 # tuned on the book's cases, tests/test_chinese_rule_cases.py, which says which it misses):
@@ -59,28 +60,25 @@
 # attacks in mutual perpetual attacks (1999 细则11); the book's long sequences without a
 # threefold repetition; spans longer than CXA_MAX_SPAN plies are judged for checks only.
 
-from libc.stdint cimport uint64_t
-
 from xiangqi.core.attacks cimport attackers_of, on_own_half, slot_kind
-from xiangqi.core.movegen cimport generate_legal_moves, in_check
-from xiangqi.core.chase cimport capture_legal, replay_load
 from xiangqi.core.history cimport PlyRecord
-from xiangqi.core.rules cimport (
+from xiangqi.core.judge cimport (
+    END_CHECK_AND_CHASE,
+    END_CHECK_AND_MATE_THREAT,
+    END_CHECK_MATE_THREAT_AND_CHASE,
+    END_MATE_THREAT_AND_CHASE,
     END_MOVE_RULE,
     END_PERPETUAL_CHASE,
     END_PERPETUAL_CHECK,
+    END_PERPETUAL_MATE_THREAT,
     END_REPETITION,
     board_verdict,
+    capture_legal,
+    replay_span,
+    span_start,
 )
+from xiangqi.core.movegen cimport generate_legal_moves, in_check
 from xiangqi.core.state cimport MAX_MOVES, BoardState, make_move, unmake_move
-
-# Terminations only the Chinese rules give (xiangqi.rules.Termination has the same numbers).
-cdef enum:
-    END_PERPETUAL_MATE_THREAT = 8           # 长杀
-    END_CHECK_AND_CHASE = 9                 # 一将一捉
-    END_CHECK_AND_MATE_THREAT = 10          # 一将一杀
-    END_MATE_THREAT_AND_CHASE = 11          # 一杀一捉
-    END_CHECK_MATE_THREAT_AND_CHASE = 12    # all three kinds of attack in one cycle
 
 # Kinds of move, as bits (a side's span is the union of its moves' kinds).
 cdef enum:
@@ -298,21 +296,6 @@ cdef inline int cxa_termination(int kinds) noexcept nogil:
     return END_CHECK_MATE_THREAT_AND_CHASE
 
 
-cdef inline int cxa_span_start(const PlyRecord* plies, int n, int count) noexcept nogil:
-    # The ply of the earliest of the `count` occurrences of the current position since
-    # the last capture, -1 when it has occurred fewer times.
-    cdef uint64_t key = plies[n].key
-    cdef long long back = plies[n].clock if plies[n].clock < n else n
-    cdef int stop = n - <int>back, i = n - 4, seen = 1
-    while i >= stop:
-        if plies[i].key == key:
-            seen += 1
-            if seen >= count:
-                return i
-        i -= 2
-    return -1
-
-
 cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyRecord* plies,
                               int n, int first, int* kinds) noexcept nogil:
     # Replay the span plies[first + 1 .. n] on a private board and classify each move:
@@ -323,11 +306,7 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
     cdef unsigned int before
     cdef BoardState r
     kinds[0] = kinds[1] = 0
-    replay_load(&r, squares)
-    i = n
-    while i > first:
-        unmake_move(&r, plies[i].move, plies[i].captured)
-        i -= 1
+    replay_span(&r, squares, plies, n, first)
     for i in range(first + 1, n + 1):
         mover = side ^ ((n - i + 1) & 1)
         mv = plies[i].move
@@ -360,7 +339,7 @@ cdef inline int cxa_judge(const unsigned char* squares, int side, const PlyRecor
     # The verdict on the current position under the Chinese rules when it has occurred
     # `count` times: END_* | winner << 4 (winner 1 + colour), END_REPETITION for a draw,
     # 0 when it has not.
-    cdef int first = cxa_span_start(plies, n, count), i, loser
+    cdef int first = span_start(plies, n, count), i, loser
     cdef int kinds[2]
     cdef bint all_check[2]
     cdef bint forbidden[2]
@@ -381,7 +360,7 @@ cdef inline int cxa_judge(const unsigned char* squares, int side, const PlyRecor
 
 cdef inline int cxa_outcome_code(BoardState* b, const PlyRecord* plies, int n, int count,
                                  int limit, int legal, int occurrences) noexcept nogil:
-    # outcome_code (rules.pxd) under the Chinese rules: no legal move, insufficient
+    # outcome_code (asian.pxd) under the Chinese rules: no legal move, insufficient
     # material (board_verdict, shared), repetition (cxa_judge), then the natural move
     # limit: `limit` plies without a capture, checks counted like any move (1999 4.2.4; no
     # check discount). legal, occurrences: as outcome_code's (-1: count them here).
