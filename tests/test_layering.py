@@ -19,7 +19,17 @@ import xiangqi
 
 PACKAGE = Path(xiangqi.__file__).parent
 #: What position.py may import at module level: the core and the value modules below it.
-BELOW_POSITION = {"_checks", "_core", "errors", "fen", "move", "pieces", "rules", "squares"}
+BELOW_POSITION = {
+    "_checks",
+    "_core",
+    "_reasons",
+    "errors",
+    "fen",
+    "move",
+    "pieces",
+    "rules",
+    "squares",
+}
 ABOVE_POSITION = {
     "notation",
     "display",
