@@ -19,7 +19,17 @@ import xiangqi
 
 PACKAGE = Path(xiangqi.__file__).parent
 #: What position.py may import at module level: the core and the value modules below it.
-BELOW_POSITION = {"_checks", "_core", "errors", "fen", "move", "pieces", "rules", "squares"}
+BELOW_POSITION = {
+    "_checks",
+    "_core",
+    "_reasons",
+    "errors",
+    "fen",
+    "move",
+    "pieces",
+    "rules",
+    "squares",
+}
 ABOVE_POSITION = {
     "notation",
     "display",
@@ -190,3 +200,17 @@ def test_the_package_has_no_import_cycle() -> None:
     # issue 26: no cycle at run time, lazy imports inside functions included
     # (type-checking-only imports excluded).
     assert find_cycle(import_graph()) is None
+
+
+def test_no_module_is_too_long_to_hold_one_idea() -> None:
+    # issue 26: no Python module over 1,000 lines; the compiled boundary and every room of
+    # the core under 900.
+    python = {p: len(p.read_text(encoding="utf-8").splitlines()) for p in PACKAGE.rglob("*.py")}
+    core = {
+        p: len(p.read_text(encoding="utf-8").splitlines())
+        for pattern in ("*.pyx", "*.pxd", "*.pxi", "core/*.pxd")
+        for p in PACKAGE.glob(pattern)
+    }
+    assert len(python) > 40 and len(core) > 15
+    assert {str(p): n for p, n in python.items() if n > 1000} == {}
+    assert {str(p): n for p, n in core.items() if n >= 900} == {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from .batch import generate_legal, legal_moves_batch, perft
 from .errors import (
     IllegalMoveError,
     InvalidFenError,
@@ -23,7 +24,7 @@ from .errors import (
 from .fen import START_FEN, Status
 from .move import Move
 from .pieces import BLACK, RED, Color, Piece, PieceType
-from .position import Position, generate_legal, legal_moves_batch, perft
+from .position import Position
 from .rules import Outcome, Rules, Termination
 from .squares import (
     SQUARE_NAMES,

@@ -68,9 +68,10 @@ from typing import TYPE_CHECKING, Any, Protocol, Union
 
 from . import __version__
 from ._checks import check_bool, check_int
+from .batch import _elephanteye_locks, _legal_flags
 from .errors import InvalidMoveError, XiangqiError
 from .move import MOVES, Move
-from .position import Position, _elephanteye_locks, _legal_flags
+from .position import Position
 
 if TYPE_CHECKING:
     from types import TracebackType

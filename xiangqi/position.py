@@ -1,18 +1,19 @@
 """Position: one xiangqi position over the compiled core, with make/unmake history.
 
 Squares are public numbers 0..89 (file + 9 * rank, rank 0 on Red's side); see
-xiangqi.squares. This is the only module that talks to xiangqi._core.
+xiangqi.squares. With xiangqi.batch (and the RL calls), the only module that talks to
+xiangqi._core.
 """
 
 from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 try:
-    from . import _core
+    from . import _core as _core  # re-exported for xiangqi.batch
 except ImportError as exc:  # a source checkout whose compiled core was never built
     import os as _os
 
@@ -23,6 +24,7 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
         "C compiler), or run from outside this source tree to use an installed xiangqi."
     ) from exc
 from ._checks import check_bool
+from ._reasons import movement_reason
 from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached
 from .fen import (
     START_FEN,
@@ -494,7 +496,8 @@ class Position(_core.PositionBase):
             )
             why = " (the kings would face each other)" if facing else ""
             return f"it would leave {side}'s king in check{why}"
-        return _movement_reason(self._board, piece, frm, to)
+        code, detail = self._board.movement_reason(frm, to)
+        return movement_reason(code, detail, piece, frm, to)
 
     # -- game state ------------------------------------------------------------
 
@@ -936,45 +939,6 @@ class Position(_core.PositionBase):
         return board(self, lastmove=self.peek() if self._board.ply else None)
 
 
-#: Words for the core validator's REASON_* codes (xiangqi/core/validator.pxd), by code:
-#: each takes the piece's name, the side ("Red"/"Black"), from, to and the detail
-#: (a square's name, or a cannon's screen count).
-_REASONS: dict[int, Callable[[str, str, str, str, int], str]] = {
-    2: lambda n, s, f, t, d: "a king moves one point along a rank or file",
-    3: lambda n, s, f, t, d: "a king may not leave its palace",
-    4: lambda n, s, f, t, d: "an advisor moves one point diagonally",
-    5: lambda n, s, f, t, d: "an advisor may not leave its palace",
-    6: lambda n, s, f, t, d: "an elephant moves exactly two points diagonally",
-    7: lambda n, s, f, t, d: "an elephant may not cross the river",
-    8: lambda n, s, f, t, d: f"the elephant's eye on {SQUARE_NAMES[d]} is blocked",
-    9: lambda n, s, f, t, d: "a horse moves one point along a rank or file, then one diagonally",
-    10: lambda n, s, f, t, d: f"the horse's leg on {SQUARE_NAMES[d]} is blocked",
-    11: lambda n, s, f, t, d: f"a {n} moves along a rank or file",
-    12: lambda n, s, f, t, d: f"the {n}'s path is blocked on {SQUARE_NAMES[d]}",
-    13: lambda n, s, f, t, d: (
-        "a cannon captures by jumping exactly one screen, and there "
-        + ("is none" if not d else f"are {d}")
-        + f" between {f} and {t}"
-    ),
-    14: lambda n, s, f, t, d: "a pawn never moves backwards",
-    15: lambda n, s, f, t, d: "a pawn moves one point forward, or sideways once across the river",
-    16: lambda n, s, f, t, d: "a pawn moves sideways only after crossing the river",
-    17: lambda n, s, f, t, d: f"{t} holds {s}'s own piece",
-}
-
-
-def _movement_reason(board: _core.Board, piece: Piece, frm: int, to: int) -> str:
-    """Which movement rule a move of piece from frm to to breaks: the core validator's
-    reason code, in words."""
-    code, detail = board.movement_reason(frm, to)
-    words = _REASONS.get(code)
-    name = piece.piece_type.name.lower()
-    if words is None:
-        return f"the {name} on {SQUARE_NAMES[frm]} cannot move to {SQUARE_NAMES[to]}"
-    side = "Red" if piece.color == Color.RED else "Black"
-    return words(name, side, SQUARE_NAMES[frm], SQUARE_NAMES[to], detail)
-
-
 def _unpickle(fen: str, moves: list[str]) -> Position:
     """Read pickles written before subclasses were kept (a FEN and ICCS moves)."""
     return _restore(Position, fen, moves)
@@ -1006,56 +970,3 @@ def _restore(
     if state:
         pos.__dict__.update(state)
     return pos
-
-
-def generate_legal(position: Position) -> list[Move]:
-    """All legal moves of the side to move in position (same as position.legal_moves()).
-
-    A new list of shared Move objects (public squares 0..89); the order is not part
-    of the API.
-    """
-    if not isinstance(position, Position):
-        raise TypeError(
-            f"generate_legal() takes a Position (Position(fen) for FEN text), "
-            f"got {type(position).__name__}"
-        )
-    return position._board.legal_moves(MOVES)
-
-
-def perft(position: Position, depth: int) -> int:
-    """Leaf count of the legal move tree of position at depth (same as position.perft())."""
-    if not isinstance(position, Position):
-        raise TypeError(f"perft() takes a Position, got {type(position).__name__}")
-    return int(position._board.perft(depth))
-
-
-def legal_moves_batch(positions: Iterable[Position | str]) -> tuple[memoryview, memoryview]:
-    """Legal moves of many positions (Position objects or FEN strings) as flat buffers.
-
-    Returns (moves, offsets), two memoryviews: moves holds uint16 codes
-    from_square * 90 + to_square (public squares 0..89), and the moves of the i-th
-    position are moves[offsets[i]:offsets[i + 1]] (offsets: int64, one more entry
-    than positions). No Move objects are built; numpy.frombuffer wraps both
-    without copying. A bad FEN raises InvalidFenError.
-    """
-    boards = [p._board if isinstance(p, Position) else Position(p)._board for p in positions]
-    return _core.legal_moves_batch(boards)
-
-
-def _elephanteye_locks(position: Position) -> tuple[int, int]:
-    """ElephantEye's 32-bit book locks of position and of its left-right mirror image.
-
-    For xiangqi.book (its public face is ``xiangqi.book.elephanteye_key``): computed in
-    the core from the piece list, so a book probe costs one call. The mirror image reads
-    files a..i as i..a (public square file + 9 * rank as 8 - file + 9 * rank).
-    """
-    return _core.elephanteye_locks(position._board)
-
-
-def _legal_flags(position: Position, moves: bytes) -> bytes:
-    """One byte per move, 1 where it is legal in position (for xiangqi.book's probes).
-
-    ``moves`` holds 2 bytes per move, little-endian ``from_square * 90 + to_square``; one
-    core call checks them all, as ``Position.is_legal`` checks one.
-    """
-    return _core.legal_flags(position._board, moves)
