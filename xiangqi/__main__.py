@@ -134,7 +134,7 @@ def _match(args: argparse.Namespace) -> int:
 
     from .match import MatchPlan, prepare_match
     from .match.output import ReplacingFile, check_outputs
-    from .match.runner import complete_rounds
+    from .match.plan import complete_rounds
 
     finished: list[dict[str, object]] = []
     results_path, pgn_path = args.results, args.pgn

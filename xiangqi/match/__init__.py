@@ -59,14 +59,8 @@ from __future__ import annotations
 
 from .adjudication import DEFAULT_MAX_PLIES, Adjudication, GameOver, adjudicate
 from .openings import Opening, OpeningList, OpeningSource, load_openings, opening_source
-from .runner import (
-    DEFAULT_TIME_MARGIN,
-    MatchPlan,
-    MatchResult,
-    play_game,
-    prepare_match,
-    run_match,
-)
+from .plan import MatchPlan, prepare_match, run_match
+from .runner import DEFAULT_TIME_MARGIN, MatchResult, play_game
 from .spec import DEFAULT_ENGINE_TIMEOUT, EngineSpec
 from .stats import SPRT, Estimate, Tally
 from .timecontrol import DEFAULT_TC, TimeControl, make_limit, parse_tc
