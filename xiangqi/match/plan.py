@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.util
 import os
 import random
 from collections.abc import Mapping, Sequence
@@ -24,6 +25,9 @@ from .runner import DEFAULT_TIME_MARGIN, MatchResult, _run
 from .spec import EngineSpec, _with_each
 from .stats import SPRT
 from .timecontrol import DEFAULT_TC, TimeControl
+
+#: How often a round whose Ray worker or node was lost is played again.
+DEFAULT_RAY_RETRIES = 3
 
 
 def _as_tc(value: Limit | TimeControl | str | None) -> TimeControl | None:
@@ -59,6 +63,12 @@ class MatchPlan:
     #: How to read the openings again when resuming: file, plies, format, order, seed,
     #: sha256 (None when the openings were not a file).
     opening_file: dict[str, Any] | None = None
+    #: The Ray cluster the match runs on ("auto", "local" or an address; None: this machine,
+    #: in concurrency threads), how often a lost round is played again, and the custom
+    #: resource a round asks one unit of (None: a CPU). See xiangqi.match.distributed.
+    ray: str | None = None
+    ray_retries: int = DEFAULT_RAY_RETRIES
+    ray_resource: str | None = None
 
     def inputs(self) -> list[str]:
         """The files the match reads: the openings file and the engines' programs."""
@@ -83,13 +93,20 @@ class MatchPlan:
             "time_margin": self.time_margin,
             "sprt": None if self.sprt is None else dataclasses.asdict(self.sprt),
             "event": self.event,
+            "ray": None
+            if self.ray is None
+            else {"address": self.ray, "retries": self.ray_retries, "resource": self.ray_resource},
         }
 
     @classmethod
-    def from_settings(cls, settings: Mapping[str, Any]) -> MatchPlan:
+    def from_settings(cls, settings: Mapping[str, Any], *, ray: str | None = None) -> MatchPlan:
         """The plan settings() described; XiangqiError when they are malformed, when the
-        openings were not a file, or when the openings file has changed since."""
+        openings were not a file, or when the openings file has changed since. A match
+        that ran on Ray runs there again, at the address ray when it is given."""
         try:
+            placed = settings.get("ray") or {}
+            if ray is not None:
+                placed = {**placed, "address": ray}
             specs = [EngineSpec.from_description(d) for d in settings["engines"]]
             if len(specs) != 2 or any(spec.tc is None for spec in specs):
                 raise XiangqiError("the settings need two engines, each with its tc")
@@ -115,6 +132,9 @@ class MatchPlan:
                 time_margin=settings["time_margin"],
                 sprt=None if sprt is None else SPRT(**sprt),
                 event=settings["event"],
+                ray=placed.get("address"),
+                ray_retries=placed.get("retries", DEFAULT_RAY_RETRIES),
+                ray_resource=placed.get("resource"),
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise XiangqiError(f"the results file's settings are malformed ({exc!r})") from None
@@ -131,6 +151,10 @@ class MatchPlan:
         """Play the match (see run_match for the outputs and Ctrl-C); finished holds the
         game records of complete rounds of an earlier run, which are counted, not played.
         extra goes into the results file."""
+        if self.ray is not None:
+            from .distributed import run_on_ray
+
+            return run_on_ray(self, pgn_out, results_out, progress, keep_games, finished, extra)
         return _run(self, pgn_out, results_out, progress, keep_games, finished, extra)
 
 
@@ -161,6 +185,9 @@ def prepare_match(
     time_margin: float = DEFAULT_TIME_MARGIN,
     sprt: SPRT | str | None = None,
     event: str = "xiangqi match",
+    ray: str | None = None,
+    ray_retries: int = DEFAULT_RAY_RETRIES,
+    ray_resource: str | None = None,
 ) -> MatchPlan:
     """Check every setting of a match (see run_match) and return its plan; nothing starts.
 
@@ -215,6 +242,21 @@ def prepare_match(
             "seed": seed,
             "sha256": _sha256(openings),
         }
+    if ray is not None:
+        if not isinstance(ray, str) or not ray:
+            raise XiangqiError(f"ray is a cluster address, 'auto' or 'local', got {ray!r}")
+        if concurrency != 1:
+            raise XiangqiError(
+                "concurrency is the games at once on this machine; on Ray the cluster's CPUs "
+                "(or ray_resource) bound the games per node"
+            )
+        if importlib.util.find_spec("ray") is None:
+            from .distributed import INSTALL_HINT
+
+            raise XiangqiError(f"--ray needs Ray, which is not installed: {INSTALL_HINT}")
+    ray_retries = check_int("ray_retries", ray_retries, 0)
+    if ray_resource is not None and (not isinstance(ray_resource, str) or not ray_resource):
+        raise XiangqiError(f"ray_resource is a resource name, got {ray_resource!r}")
     source = opening_source(openings, opening_plies, opening_format, opening_order, seed)
     return MatchPlan(
         (specs[0], specs[1]),
@@ -227,6 +269,9 @@ def prepare_match(
         sprt,
         event,
         opening_file,
+        ray,
+        ray_retries,
+        ray_resource,
     )
 
 
@@ -255,6 +300,9 @@ def run_match(
     progress: TextIO | None = None,
     event: str = "xiangqi match",
     keep_games: bool = True,
+    ray: str | None = None,
+    ray_retries: int = DEFAULT_RAY_RETRIES,
+    ray_resource: str | None = None,
 ) -> MatchResult:
     """Play a match between two engines; the same settings as ``xiangqi match``.
 
@@ -276,6 +324,12 @@ def run_match(
     reaches only this process: on KeyboardInterrupt every game stops, every engine is
     closed or killed, the finished games and results are written, and the interrupt is
     raised again. An engine that dies of a signal (SIGINT included) loses its game.
+
+    ray ("auto": the cluster this machine belongs to; "local": a Ray instance of the match's
+    own; or the head's address) plays the rounds as Ray tasks on the cluster's workers
+    instead of concurrency threads here (see xiangqi.match.distributed): a round whose worker
+    or node is lost is played again, up to ray_retries times; each round asks for a CPU, or
+    for one unit of the custom resource ray_resource. Needs Ray (the "ray" extra).
     """
     plan = prepare_match(
         engines,
@@ -297,6 +351,9 @@ def run_match(
         time_margin=time_margin,
         sprt=sprt,
         event=event,
+        ray=ray,
+        ray_retries=ray_retries,
+        ray_resource=ray_resource,
     )
     return plan.run(pgn_out, results_out, progress, keep_games)
 

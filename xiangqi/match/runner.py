@@ -575,6 +575,32 @@ class _Runner:
         self.progress.write("\r" + line + padding + ("\n" if end else ""))
         self.progress.flush()
 
+    def finish(self, results_out: TextIO | None, extra: Mapping[str, Any]) -> MatchResult:
+        """Write the games left, the last status line and the results (with extra)."""
+        plan = self.plan
+        with self.lock:
+            self.flush(final=True)
+            result = self.result
+            if not result.stopped:
+                result.stopped = "complete"
+            if result.tally.games:
+                self.report(end=True)
+        if results_out is not None:
+            data = result.to_json(
+                plan.specs,
+                **extra,
+                event=plan.event,
+                date=self.date,
+                time_control=[t.pgn() for t in plan.tcs],
+                rules=str(plan.adjudication.rules),
+                planned_games=plan.total,
+                settings=plan.settings(),
+            )
+            json.dump(data, results_out, indent=1)
+            results_out.write("\n")
+            results_out.flush()
+        return result
+
     def kill_live(self) -> None:
         """Kill the engines in a game now, so every game stops at once; workers reap them."""
         with self.lock:
@@ -636,27 +662,7 @@ def _run(
         runner.all_done.wait()
         raise
     finally:
-        with runner.lock:
-            runner.flush(final=True)
-            result = runner.result
-            if not result.stopped:
-                result.stopped = "complete"
-            if result.tally.games:
-                runner.report(end=True)
-        if results_out is not None:
-            data = result.to_json(
-                plan.specs,
-                **extra,
-                event=plan.event,
-                date=runner.date,
-                time_control=[t.pgn() for t in plan.tcs],
-                rules=str(plan.adjudication.rules),
-                planned_games=plan.total,
-                settings=plan.settings(),
-            )
-            json.dump(data, results_out, indent=1)
-            results_out.write("\n")
-            results_out.flush()
+        result = runner.finish(results_out, extra)
     if runner.failures:
         raise runner.failures[0]
     return result
