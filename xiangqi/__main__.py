@@ -30,7 +30,18 @@ if TYPE_CHECKING:
     from .pgn import Game
 
 #: The match options --resume reads from the results file instead (given: refused).
-_MATCH_SETTINGS = ("engine", "each", "games", "rounds", "tc", "openings", "sprt", "seed")
+_MATCH_SETTINGS = (
+    "engine",
+    "each",
+    "games",
+    "rounds",
+    "tc",
+    "openings",
+    "sprt",
+    "seed",
+    "ray_retries",
+    "ray_resource",
+)
 
 #: Deepest perft the command line runs. perft(8) from the start is about 5 * 10**12
 #: leaves, a day of counting; a larger depth is a typo, not a job.
@@ -150,7 +161,7 @@ def _match(args: argparse.Namespace) -> int:
                     raise XiangqiError(
                         f"--resume {args.resume!r} is not a results file of xiangqi match"
                     ) from None
-            plan = MatchPlan.from_settings(settings)
+            plan = MatchPlan.from_settings(settings, ray=args.ray)
             finished = complete_rounds(records)
             results_path = results_path or args.resume
             pgn_path = pgn_path or old.get("pgn")
@@ -167,6 +178,9 @@ def _match(args: argparse.Namespace) -> int:
                 opening_order=args.opening_order,
                 seed=args.seed,
                 concurrency=args.concurrency,
+                ray=args.ray,
+                ray_retries=3 if args.ray_retries is None else args.ray_retries,
+                ray_resource=args.ray_resource,
                 max_plies=args.max_plies or None,
                 draw=args.draw,
                 resign=args.resign,
@@ -434,7 +448,25 @@ def main(argv: list[str] | None = None) -> int:
     match.add_argument("--opening-plies", type=_count, help="use the first N plies of a PGN")
     match.add_argument("--opening-order", choices=("sequential", "random"), default="sequential")
     match.add_argument("--seed", type=_count, help="seed of the random opening order")
-    match.add_argument("--concurrency", type=_positive, default=1, help="games at once")
+    match.add_argument(
+        "--concurrency", type=_positive, default=1, help="games at once on this machine"
+    )
+    match.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the rounds on a Ray cluster: auto (this machine's cluster), local (a Ray "
+        "of the match's own) or the head's address (see docs/distributed.md)",
+    )
+    match.add_argument(
+        "--ray-retries",
+        type=_count,
+        help="times a round whose Ray worker or node was lost is played again (3)",
+    )
+    match.add_argument(
+        "--ray-resource",
+        metavar="NAME",
+        help="each round takes one unit of this custom Ray resource instead of a CPU",
+    )
     match.add_argument(
         "--max-plies", type=_count, default=300, help="draw after this many plies (300; 0: none)"
     )

@@ -61,7 +61,6 @@ _LOST = (
     "OwnerDiedError",
     "ObjectFetchTimedOutError",
     "OutOfMemoryError",
-    "RaySystemError",
 )
 
 
