@@ -331,9 +331,13 @@ def test_an_interrupted_ray_match_resumes_without_replaying_finished_pairs(
     proc = subprocess.Popen(argv, cwd=tmp_path, env=env, stderr=subprocess.PIPE)
     try:  # a second driver on the same cluster; interrupted once two pairs are written
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None and not any(
-            part.read_text(encoding="utf-8").count("[Event ") >= 4
-            for part in tmp_path.glob(".games.pgn.*.part")
+        while (
+            time.monotonic() < deadline
+            and proc.poll() is None
+            and not any(
+                part.read_text(encoding="utf-8").count("[Event ") >= 4
+                for part in tmp_path.glob(".games.pgn.*.part")
+            )
         ):
             time.sleep(0.02)
         proc.send_signal(signal.SIGINT)
