@@ -150,5 +150,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     skip = pytest.mark.skip(reason=RAY_SKIP)
     for item in items:
-        if "ray" in item.keywords:
+        if item.get_closest_marker("ray") is not None:
             item.add_marker(skip)

@@ -76,6 +76,39 @@ def test_concurrency_is_refused_with_ray() -> None:
         xiangqi.match.prepare_match([str(FAIRY), str(FAIRY)], ray="auto", concurrency=2)
 
 
+def test_a_local_match_stopped_by_sigterm_writes_its_results_for_resume(tmp_path: Path) -> None:
+    """A driver stopped by `kill` (SIGTERM) is interrupted as by Ctrl-C: the finished games
+    and the results are written (exit status 143), so --resume can go on."""
+    pgn, results = tmp_path / "games.pgn", tmp_path / "results.json"
+    argv = [
+        sys.executable, "-m", "xiangqi", "match", "--engine", f"name=a cmd={FAIRY}",
+        "--engine", f"name=b cmd={FAIRY}", "--tc", "st=0.03", "--games", "40",
+        "--max-plies", "20", "--pgn", str(pgn), "--results", str(results),
+    ]  # fmt: skip
+    proc = subprocess.Popen(argv, cwd=tmp_path, env=ENV, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while (
+            time.monotonic() < deadline
+            and proc.poll() is None
+            and not any(
+                part.read_text(encoding="utf-8").count("[Event ") >= 2
+                for part in tmp_path.glob(".games.pgn.*.part")
+            )
+        ):
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err.decode()[-2000:]
+    data = json.loads(results.read_text())
+    assert data["totals"]["stopped"] == "interrupted" and 2 <= data["totals"]["games"] < 40
+    assert len(list(read_games(pgn))) == data["totals"]["games"]
+
+
 # -- on a real local cluster -------------------------------------------------------------------
 
 
@@ -315,8 +348,15 @@ def test_the_sprt_decision_cancels_the_outstanding_rounds(cluster: dict[str, Any
 
 
 @pytest.mark.ray
+@pytest.mark.parametrize(
+    "stop, code", [(signal.SIGINT, 130), (signal.SIGTERM, 128 + signal.SIGTERM)]
+)  # Ctrl-C, and a driver stopped by `kill` (a closed terminal's SIGHUP is handled alike)
 def test_an_interrupted_ray_match_resumes_without_replaying_finished_pairs(
-    cluster: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    cluster: dict[str, Any],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    stop: int,
+    code: int,
 ) -> None:
     book = tmp_path / "book.epd"
     book.write_text(OPENINGS, encoding="utf-8")
@@ -340,13 +380,13 @@ def test_an_interrupted_ray_match_resumes_without_replaying_finished_pairs(
             )
         ):
             time.sleep(0.02)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 130, err.decode()[-3000:]
+    assert proc.returncode == code, err.decode()[-3000:]
     first = json.loads(results.read_text())
     assert first["totals"]["stopped"] == "interrupted" and 4 <= first["totals"]["games"] < 8
     kept_rounds = {r["round"] for r in first["games"]}  # a Ray round is counted whole
@@ -355,8 +395,8 @@ def test_an_interrupted_ray_match_resumes_without_replaying_finished_pairs(
         for g in read_games(pgn)
     }
 
-    code = main(["match", "--resume", str(results)])  # on Ray again: this process's cluster
-    assert code == 0, capsys.readouterr().err
+    status = main(["match", "--resume", str(results)])  # on Ray again: this process's cluster
+    assert status == 0, capsys.readouterr().err
     final = json.loads(results.read_text())
     assert final["totals"]["stopped"] == "complete"
     check_counted_once(final, pgn.read_text(encoding="utf-8"), 8)

@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
 from .errors import XiangqiError
@@ -137,6 +137,47 @@ def _played(path: str, finished: list[dict[str, object]]) -> bool:
         return False
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (a `kill`, a closed terminal) stops a match as Ctrl-C does."""
+
+    #: The signals received while a match ran (the last gives the exit status).
+    received: list[int] = []
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_on_termination() -> dict[int, Any]:
+    """Make SIGTERM and SIGHUP raise _Terminated in the main thread while a match runs, so
+    its finished games and results are written (--resume goes on from them); the handlers
+    they replaced, to put back. Nothing is changed outside the main thread."""
+    import signal
+    import threading
+
+    def stop(signum: int, frame: object) -> None:
+        _Terminated.received.append(signum)
+        raise _Terminated(signum)
+
+    replaced: dict[int, Any] = {}
+    _Terminated.received.clear()
+    if threading.current_thread() is not threading.main_thread():
+        return replaced
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            replaced[number] = signal.signal(number, stop)
+    return replaced
+
+
+def _restore_handlers(replaced: dict[int, Any]) -> None:
+    import signal
+
+    for number, handler in replaced.items():
+        if handler is not None:  # None: set outside Python, cannot be put back
+            signal.signal(number, handler)
+
+
 def _match(args: argparse.Namespace) -> int:
     """Every setting is checked and every output checked against the inputs before any engine
     starts or any file is opened for writing; outputs are written beside their targets and
@@ -210,6 +251,7 @@ def _match(args: argparse.Namespace) -> int:
         for game in old_games:
             pgn.handle.write(game)
     produced = False
+    handlers = _stop_on_termination()
     try:
         result = plan.run(
             None if pgn is None else pgn.handle,
@@ -223,13 +265,15 @@ def _match(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         produced = True
         print("xiangqi: interrupted; finished games and results are written", file=sys.stderr)
-        return 130
+        # (what reaches here may be a plain KeyboardInterrupt: Ray re-raises its own)
+        return 128 + _Terminated.received[-1] if _Terminated.received else 130
     except BaseException:
         # An error after games were played still writes them; one before leaves the files.
         produced = bool(old_games) or (pgn is not None and os.path.getsize(pgn.temporary) > 0)
         produced = produced or (results is not None and _played(results.temporary, finished))
         raise
     finally:
+        _restore_handlers(handlers)
         for output in outputs:
             if produced:
                 output.commit()

@@ -31,6 +31,7 @@ import collections
 import os
 import signal
 import socket
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -148,6 +149,18 @@ def play_round(setup: GameSetup, games: Sequence[tuple[int, Opening]]) -> dict[s
 # -- the driver --------------------------------------------------------------------------------
 
 
+def _termination_handlers() -> dict[int, Any]:
+    """The SIGTERM and SIGHUP handlers set in Python (the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    found = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is not None:
+            found[number] = signal.getsignal(number)
+    return found
+
+
 def _threads(spec: EngineSpec) -> int:
     for name, value in spec.options:
         if name.lower() == "threads":
@@ -179,6 +192,7 @@ def run_on_ray(
     lost = tuple(getattr(ray.exceptions, name) for name in _LOST if hasattr(ray.exceptions, name))
     connected = ray.is_initialized()
     if not connected:
+        handlers = _termination_handlers()
         try:
             ray.init(
                 address=plan.ray,
@@ -191,6 +205,9 @@ def run_on_ray(
                 f"no Ray cluster at {plan.ray!r} ({exc}); start one with `ray start --head` "
                 "(see docs/distributed.md)"
             ) from None
+        finally:  # ray.init's SIGTERM handler exits at once: the caller's writes the results
+            for number, handler in handlers.items():
+                signal.signal(number, handler)
     runner = _Runner(plan, pgn_out, progress, keep_games, finished)
     retried: list[dict[str, Any]] = []
     nodes: dict[str, str] = {}
