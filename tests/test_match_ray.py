@@ -341,9 +341,8 @@ def test_the_sprt_decision_cancels_the_outstanding_rounds(cluster: dict[str, Any
     assert games < 400 and games % 2 == 0 and data["totals"]["pairs"] == games // 2
     assert [r["game"] for r in data["games"]] == list(range(1, games + 1))
     assert took < 120
-    # no round goes on after the decision: run_match cancelled them and waited for them to
-    # stop (a round still playing would take seconds more)
-    deadline = time.monotonic() + 1
+    # no round goes on after the decision (a cancel reaches a running round asynchronously)
+    deadline = time.monotonic() + 5
     while time.monotonic() < deadline and round_workers(session):
         time.sleep(0.1)
     assert round_workers(session) == {}
