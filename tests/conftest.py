@@ -3,9 +3,12 @@ move-list comparison, and the rule-book cycles on which the two rule sets disagr
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 import xiangqi
 
@@ -119,3 +122,33 @@ def disputed_cycle(case_id: str) -> tuple[str, list[str]]:
 # book's verdict: Black's perpetual chase); ref43, Black loses under the Asian rules, a draw
 # under the Chinese (the book's verdict).
 DISPUTED = ["cxa2020-fig12", "cxa2020-ref43"]
+
+
+# -- the Ray tests: only where no packet can leave loopback ------------------------------------
+
+
+def loopback_only() -> bool:
+    """Is this process in a network namespace whose only interface is lo (as after
+    `unshare -n`)? Read with if_nameindex (netlink, this process's namespace): /sys/class/net
+    still shows the host's interfaces until sysfs is mounted again."""
+    try:
+        return [name for _, name in socket.if_nameindex()] == ["lo"]
+    except OSError:
+        return False
+
+
+RAY_SKIP = (
+    "Ray advertises the machine's interface address: the ray tests run only in a network "
+    "namespace with loopback only, as .ci/run does: "
+    "unshare -n sh -c 'ip link set lo up && python -m pytest -m ray'"
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the tests marked ray outside a loopback-only network namespace."""
+    if loopback_only():
+        return
+    skip = pytest.mark.skip(reason=RAY_SKIP)
+    for item in items:
+        if item.get_closest_marker("ray") is not None:
+            item.add_marker(skip)

@@ -26,9 +26,13 @@ def _imports(path: Path) -> set[str]:
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    todo: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+    while todo:  # ast.walk, but not into `if TYPE_CHECKING:` (type-only imports are fine)
+        node = todo.pop()
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
-            node.body = []  # type-checking-only imports are fine
+            todo += node.orelse
+            continue
+        todo += ast.iter_child_nodes(node)
         if isinstance(node, ast.ImportFrom) and node.level:
             base = package.split(".")
             base = base[: len(base) - (node.level - 1)]

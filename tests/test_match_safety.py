@@ -455,6 +455,6 @@ def test_a_resumed_match_the_sprt_has_decided_plays_nothing() -> None:
     plan = xiangqi.match.prepare_match(
         ["/nonexistent/a", "/nonexistent/b"], 1000, sprt="elo0=0 elo1=100"
     )
-    result = plan.run(finished=xiangqi.match.runner.complete_rounds(finished))
+    result = plan.run(finished=xiangqi.match.plan.complete_rounds(finished))
     assert result.stopped == "H0" and result.tally.games == 40 and result.losses == 40
     assert result.tally.pentanomial == [20, 0, 0, 0, 0]

@@ -1,4 +1,5 @@
-"""The Ray self-play example on a local Ray instance (slow: Ray takes seconds to start).
+"""The Ray self-play example on a local Ray instance (marked ray: run in a loopback-only
+network namespace, as .ci/run does; Ray takes seconds to start).
 
 Checked against xiangqi's Python layer: every stored action is legal in its stored
 mask and in a Position replay of its game, the stored planes are the replayed
@@ -15,7 +16,7 @@ import pytest
 
 from xiangqi import Color, Position, rl
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.ray
 ray = pytest.importorskip("ray")
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "ray_selfplay.py"

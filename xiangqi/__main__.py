@@ -17,7 +17,7 @@ import argparse
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
 from .errors import XiangqiError
@@ -43,6 +43,8 @@ _MATCH_SETTINGS = (
     "seed",
     "book",
     "book_plies",
+    "ray_retries",
+    "ray_resource",
 )
 
 #: Deepest perft the command line runs. perft(8) from the start is about 5 * 10**12
@@ -160,6 +162,47 @@ def _played(path: str, finished: list[dict[str, object]]) -> bool:
         return False
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (a `kill`, a closed terminal) stops a match as Ctrl-C does."""
+
+    #: The signals received while a match ran (the last gives the exit status).
+    received: list[int] = []
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_on_termination() -> dict[int, Any]:
+    """Make SIGTERM and SIGHUP raise _Terminated in the main thread while a match runs, so
+    its finished games and results are written (--resume goes on from them); the handlers
+    they replaced, to put back. Nothing is changed outside the main thread."""
+    import signal
+    import threading
+
+    def stop(signum: int, frame: object) -> None:
+        _Terminated.received.append(signum)
+        raise _Terminated(signum)
+
+    replaced: dict[int, Any] = {}
+    _Terminated.received.clear()
+    if threading.current_thread() is not threading.main_thread():
+        return replaced
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            replaced[number] = signal.signal(number, stop)
+    return replaced
+
+
+def _restore_handlers(replaced: dict[int, Any]) -> None:
+    import signal
+
+    for number, handler in replaced.items():
+        if handler is not None:  # None: set outside Python, cannot be put back
+            signal.signal(number, handler)
+
+
 def _match(args: argparse.Namespace) -> int:
     """Every setting is checked and every output checked against the inputs before any engine
     starts or any file is opened for writing; outputs are written beside their targets and
@@ -168,7 +211,7 @@ def _match(args: argparse.Namespace) -> int:
 
     from .match import MatchPlan, prepare_match
     from .match.output import ReplacingFile, check_outputs
-    from .match.runner import complete_rounds
+    from .match.plan import complete_rounds
 
     finished: list[dict[str, object]] = []
     results_path, pgn_path = args.results, args.pgn
@@ -184,7 +227,7 @@ def _match(args: argparse.Namespace) -> int:
                     raise XiangqiError(
                         f"--resume {args.resume!r} is not a results file of xiangqi match"
                     ) from None
-            plan = MatchPlan.from_settings(settings)
+            plan = MatchPlan.from_settings(settings, ray=args.ray)
             finished = complete_rounds(records)
             results_path = results_path or args.resume
             pgn_path = pgn_path or old.get("pgn")
@@ -203,6 +246,9 @@ def _match(args: argparse.Namespace) -> int:
                 book=args.book,
                 book_plies=args.book_plies,
                 concurrency=args.concurrency,
+                ray=args.ray,
+                ray_retries=3 if args.ray_retries is None else args.ray_retries,
+                ray_resource=args.ray_resource,
                 max_plies=args.max_plies or None,
                 draw=args.draw,
                 resign=args.resign,
@@ -232,6 +278,7 @@ def _match(args: argparse.Namespace) -> int:
         for game in old_games:
             pgn.handle.write(game)
     produced = False
+    handlers = _stop_on_termination()
     try:
         result = plan.run(
             None if pgn is None else pgn.handle,
@@ -245,13 +292,15 @@ def _match(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         produced = True
         print("xiangqi: interrupted; finished games and results are written", file=sys.stderr)
-        return 130
+        # (what reaches here may be a plain KeyboardInterrupt: Ray re-raises its own)
+        return 128 + _Terminated.received[-1] if _Terminated.received else 130
     except BaseException:
         # An error after games were played still writes them; one before leaves the files.
         produced = bool(old_games) or (pgn is not None and os.path.getsize(pgn.temporary) > 0)
         produced = produced or (results is not None and _played(results.temporary, finished))
         raise
     finally:
+        _restore_handlers(handlers)
         for output in outputs:
             if produced:
                 output.commit()
@@ -485,7 +534,25 @@ def main(argv: list[str] | None = None) -> int:
         " its first --book-plies plies from it, weighted, seeded with --seed",
     )
     match.add_argument("--book-plies", type=_count, help="plies played from --book (default 8)")
-    match.add_argument("--concurrency", type=_positive, default=1, help="games at once")
+    match.add_argument(
+        "--concurrency", type=_positive, default=1, help="games at once on this machine"
+    )
+    match.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the rounds on a Ray cluster: auto (this machine's cluster), local (a Ray "
+        "of the match's own) or the head's address (see docs/distributed.md)",
+    )
+    match.add_argument(
+        "--ray-retries",
+        type=_count,
+        help="times a round whose Ray worker or node was lost is played again (3)",
+    )
+    match.add_argument(
+        "--ray-resource",
+        metavar="NAME",
+        help="each round takes one unit of this custom Ray resource instead of a CPU",
+    )
     match.add_argument(
         "--max-plies", type=_count, default=300, help="draw after this many plies (300; 0: none)"
     )

@@ -49,10 +49,18 @@ Checks, outputs, resuming
     (:mod:`xiangqi.match.output`); ``--resume RESULTS`` continues an interrupted match
     from the settings and finished rounds its results file holds.
 
+On a Ray cluster
+    ``--ray auto|local|ADDRESS`` (``run_match(..., ray=...)``) plays the rounds as Ray tasks
+    on the cluster's workers; a round whose worker or node is lost is played again
+    (:mod:`xiangqi.match.distributed`, docs/distributed.md). Ray is an optional extra and is
+    imported only then.
+
 Modules: :mod:`~xiangqi.match.timecontrol`, :mod:`~xiangqi.match.spec` (EngineSpec),
 :mod:`~xiangqi.match.openings`, :mod:`~xiangqi.match.adjudication`,
-:mod:`~xiangqi.match.runner` (play_game, run_match) and :mod:`~xiangqi.match.stats` (SPRT,
-Elo). Import the public names from ``xiangqi.match``.
+:mod:`~xiangqi.match.runner` (play_game, the local runner, MatchResult),
+:mod:`~xiangqi.match.plan` (prepare_match, MatchPlan, run_match),
+:mod:`~xiangqi.match.distributed` (Ray) and :mod:`~xiangqi.match.stats` (SPRT, Elo). Import
+the public names from ``xiangqi.match``.
 """
 
 from __future__ import annotations
@@ -67,14 +75,8 @@ from .openings import (
     load_openings,
     opening_source,
 )
-from .runner import (
-    DEFAULT_TIME_MARGIN,
-    MatchPlan,
-    MatchResult,
-    play_game,
-    prepare_match,
-    run_match,
-)
+from .plan import MatchPlan, prepare_match, run_match
+from .runner import DEFAULT_TIME_MARGIN, MatchResult, play_game
 from .spec import DEFAULT_ENGINE_TIMEOUT, EngineSpec
 from .stats import SPRT, Estimate, Tally
 from .timecontrol import DEFAULT_TC, TimeControl, make_limit, parse_tc

@@ -1,26 +1,26 @@
-"""The match runner: one game (play_game), the match (run_match) and its result."""
+"""The match runner: one game (play_game), a match on this machine (in threads), its result.
+
+xiangqi.match.plan checks the settings and starts a match here or, on a Ray cluster, through
+xiangqi.match.distributed; both count, write and report games through _Runner.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-import hashlib
+import io
 import json
 import logging
 import os
-import random
 import signal
 import threading
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
-from .._checks import check_int, check_real
 from ..engine import EngineError, EngineTerminatedError, Limit, SimpleEngine
-from ..errors import XiangqiError
-from ..pgn import Game
+from ..pgn import Game, read_game
 from ..position import Position
-from ..rules import Rules, check_rules
 from .adjudication import (
     _SIDE_NAME,
     DEFAULT_MAX_PLIES,
@@ -32,10 +32,13 @@ from .adjudication import (
     _score_cp,
     adjudicate,
 )
-from .openings import DEFAULT_BOOK_PLIES, BookOpenings, Opening, OpeningSource, opening_source
-from .spec import EngineSpec, _with_each
+from .openings import Opening
+from .spec import EngineSpec
 from .stats import SPRT, Estimate, Tally
-from .timecontrol import DEFAULT_TC, TimeControl, make_limit
+from .timecontrol import TimeControl, make_limit
+
+if TYPE_CHECKING:
+    from .plan import MatchPlan
 
 #: Seconds an engine may overrun its clock (or its fixed time a move) before it loses on time.
 DEFAULT_TIME_MARGIN = 0.1
@@ -154,6 +157,115 @@ def play_game(
     last = game.end_node()
     last.comment = f"{last.comment}; {over.reason}" if last.comment else over.reason
     return game, over
+
+
+# -- one numbered game of a match, as a local worker or a Ray task plays it ---------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSetup:
+    """What playing a match's games needs besides the engines (picklable, for Ray tasks)."""
+
+    specs: tuple[EngineSpec, EngineSpec]
+    tcs: tuple[TimeControl, TimeControl]
+    adjudication: Adjudication
+    time_margin: float
+    event: str
+    date: str
+
+
+def engine_names(
+    specs: Sequence[EngineSpec], engines: Sequence[SimpleEngine | None] | None
+) -> tuple[str, str]:
+    """Each spec's name, else the engine's id name (else its program's name); "#1"/"#2"
+    tell two equal names apart."""
+    names = []
+    for i, spec in enumerate(specs):
+        engine = engines[i] if engines is not None else None
+        fallback = os.path.basename(spec.command[0])
+        names.append(spec.name or (engine.id.get("name", fallback) if engine else fallback))
+    if names[0] == names[1]:
+        names = [f"{names[0]} #1", f"{names[1]} #2"]
+    return names[0], names[1]
+
+
+def open_pair(specs: Sequence[EngineSpec], pair: list[SimpleEngine | None]) -> None:
+    """Start the engines of pair that are None (both at first; the one that failed later)."""
+    for i in (0, 1):
+        if pair[i] is None:
+            # its own process group: the terminal's Ctrl-C is the user's interrupt of this
+            # process, never an engine's death
+            pair[i] = specs[i].open(setpgrp=True)
+
+
+def play_numbered(
+    setup: GameSetup,
+    k: int,
+    opening: Opening,
+    pair: list[SimpleEngine | None],
+    names: tuple[str, str],
+    stop: threading.Event | None = None,
+    watch: Callable[[SimpleEngine | None, SimpleEngine | None], None] | None = None,
+) -> tuple[Game, GameOver]:
+    """Play game number k (from 0) of a match with pair (the first engine's, the second's;
+    the first has Red in even games), from its round's opening; an engine that failed is
+    closed and its slot of pair set to None, to be started again. watch is told the (Red,
+    Black) engines before the game and (None, None) after it."""
+    order = (0, 1) if k % 2 == 0 else (1, 0)
+    red, black = pair[order[0]], pair[order[1]]
+    assert red is not None and black is not None
+    tcs = (setup.tcs[order[0]], setup.tcs[order[1]])
+    tags = {
+        "Event": setup.event,
+        "Site": "xiangqi match",
+        "Date": setup.date,
+        "Round": str(k // 2 + 1),
+        "Red": names[order[0]],
+        "Black": names[order[1]],
+    }
+    if tcs[0] == tcs[1]:
+        tags["TimeControl"] = tcs[0].pgn()
+    else:
+        tags["RedTimeControl"] = tcs[0].pgn()
+        tags["BlackTimeControl"] = tcs[1].pgn()
+    if watch is not None:
+        watch(red, black)
+    try:
+        game, over = play_game(
+            red,
+            black,
+            tcs,
+            start=opening,
+            adjudication=setup.adjudication,
+            time_margin=setup.time_margin,
+            tags=tags,
+            stop=stop,
+        )
+    finally:
+        if watch is not None:
+            watch(None, None)
+    if over.fault is not None:  # restart the engine that failed
+        i = order[over.fault]
+        faulty = pair[i]
+        pair[i] = None
+        if faulty is not None:
+            _close(faulty)
+    return game, over
+
+
+def _tags_and_plies(game: Game | str) -> tuple[Mapping[str, str], int]:
+    if isinstance(game, str):
+        game = _as_game(game)
+    return game.tags, len(game.mainline_moves())
+
+
+def _as_game(game: Game | str) -> Game:
+    """game, or the Game its PGN text holds."""
+    if not isinstance(game, str):
+        return game
+    parsed = read_game(io.StringIO(game))
+    assert parsed is not None
+    return parsed
 
 
 # -- the match ---------------------------------------------------------------------------------
@@ -286,16 +398,19 @@ class _Runner:
         self.openings = plan.openings
         self.rules = plan.adjudication
         self.time_margin = plan.time_margin
+        self.date = datetime.date.today().strftime("%Y.%m.%d")
+        self.setup = GameSetup(
+            self.specs, self.tcs, self.rules, self.time_margin, plan.event, self.date
+        )
         self.pgn_out = pgn_out
         self.progress = progress
         self.event = plan.event
         self.keep_games = keep_games
-        self.date = datetime.date.today().strftime("%Y.%m.%d")
         self.lock = threading.Lock()
         self.stop = threading.Event()
         self.next_game = 0
         self.written = 0  # games before this one are written (or were discarded)
-        self.done: dict[int, Game | None] = {}  # finished games waiting for earlier ones
+        self.done: dict[int, Game | str | None] = {}  # finished games waiting for earlier ones
         self.half_pairs: dict[int, float] = {}  # round -> first engine's points in its 1st game
         self.live: dict[int, SimpleEngine] = {}  # engines in a search, by worker
         self.failures: list[BaseException] = []
@@ -303,7 +418,7 @@ class _Runner:
         self.running = 0  # workers that have not finished (set before they start)
         self.all_done = threading.Event()
         self.named = False
-        self.result = MatchResult(self._names(None), sprt=plan.sprt)
+        self.result = MatchResult(engine_names(self.specs, None), sprt=plan.sprt)
         self.skip: set[int] = set()  # games a resumed match already has
         for record in finished:
             self._restore(record)
@@ -331,17 +446,6 @@ class _Runner:
         self.skip.add(k)
         self.done[k] = None  # already in the PGN file: flush() passes over it
 
-    def _names(self, engines: Sequence[SimpleEngine | None] | None) -> tuple[str, str]:
-        """Each spec's name, else the engine's id name (else its program's name)."""
-        names = []
-        for i, spec in enumerate(self.specs):
-            engine = engines[i] if engines is not None else None
-            fallback = os.path.basename(spec.command[0])
-            names.append(spec.name or (engine.id.get("name", fallback) if engine else fallback))
-        if names[0] == names[1]:
-            names = [f"{names[0]} #1", f"{names[1]} #2"]
-        return names[0], names[1]
-
     def take(self) -> int | None:
         with self.lock:
             if self.stop.is_set() or self.next_game >= self.total:
@@ -358,60 +462,29 @@ class _Runner:
         pair: list[SimpleEngine | None] = [None, None]
         try:
             while (k := self.take()) is not None:
-                for i in (0, 1):
-                    if pair[i] is None:
-                        # its own process group: the terminal's Ctrl-C is the user's
-                        # interrupt of this process, never an engine's death
-                        pair[i] = self.specs[i].open(setpgrp=True)
+                open_pair(self.specs, pair)
                 with self.lock:
                     if not self.named:  # the first engines to start give the names
-                        self.result.names = self._names(pair)
+                        self.result.names = engine_names(self.specs, pair)
                         self.named = True
-                first_red = k % 2 == 0
-                order = (0, 1) if first_red else (1, 0)
-                red, black = pair[order[0]], pair[order[1]]
-                assert red is not None and black is not None
-                names = self.result.names
-                tcs = (self.tcs[order[0]], self.tcs[order[1]])
-                tags = {
-                    "Event": self.event,
-                    "Site": "xiangqi match",
-                    "Date": self.date,
-                    "Round": str(k // 2 + 1),
-                    "Red": names[order[0]],
-                    "Black": names[order[1]],
-                }
-                if tcs[0] == tcs[1]:
-                    tags["TimeControl"] = tcs[0].pgn()
-                else:
-                    tags["RedTimeControl"] = tcs[0].pgn()
-                    tags["BlackTimeControl"] = tcs[1].pgn()
                 with self.lock:
-                    self.live[slot] = red  # both, for the stop: see kill_live
-                    self.live[-1 - slot] = black
-                try:
-                    game, over = play_game(
-                        red,
-                        black,
-                        tcs,
-                        start=self.openings.opening(k // 2),
-                        adjudication=self.rules,
-                        time_margin=self.time_margin,
-                        tags=tags,
-                        stop=self.stop,
-                    )
-                finally:
-                    with self.lock:
-                        self.live.pop(slot, None)
-                        self.live.pop(-1 - slot, None)
+                    names = self.result.names
+
+                def watch(red: SimpleEngine | None, black: SimpleEngine | None) -> None:
+                    with self.lock:  # both, for the stop: see kill_live
+                        if red is None or black is None:
+                            self.live.pop(slot, None)
+                            self.live.pop(-1 - slot, None)
+                        else:
+                            self.live[slot] = red
+                            self.live[-1 - slot] = black
+
+                game, over = play_numbered(
+                    self.setup, k, self.openings.opening(k // 2), pair, names, self.stop, watch
+                )
                 if self.stop.is_set():
                     return  # a stopped match keeps only games that ended by themselves
-                if over.fault is not None:  # restart the engine that failed
-                    i = order[over.fault]
-                    faulty = pair[i]
-                    pair[i] = None
-                    if faulty is not None:
-                        _close(faulty)
+                first_red = k % 2 == 0
                 self.record(k, game, over, first_red)
         except BaseException as exc:  # reported by run_match in the caller's thread
             with self.lock:
@@ -428,35 +501,48 @@ class _Runner:
                     if not self.running:
                         self.all_done.set()
 
-    def record(self, k: int, game: Game, over: GameOver, first_red: bool) -> None:
-        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[over.result]
-        if not first_red:
-            points = 1 - points
+    def record(self, k: int, game: Game | str, over: GameOver, first_red: bool) -> None:
+        """Count game number k (a Game, or its PGN text) as it ended; see record_games."""
+        self.record_games([(k, game, over, first_red, {})])
+
+    def record_games(
+        self, games: Sequence[tuple[int, Game | str, GameOver, bool, Mapping[str, Any]]]
+    ) -> None:
+        """Count finished games (number, Game or PGN text, how it ended, whether the first
+        engine had Red, what else its record holds), write those now in order, then let the
+        SPRT decide: the games of one call are counted together or, once the match has
+        stopped, not at all."""
         result = self.result
         with self.lock:
             if self.stop.is_set():
                 return
-            result.tally.add_game(points)
-            round_index = k // 2
-            other = self.half_pairs.pop(round_index, None)
-            if other is None:
-                self.half_pairs[round_index] = points
-            else:
-                result.tally.add_pair(other + points)
-            result.records.append(
-                {
-                    "game": k + 1,
-                    "round": round_index + 1,
-                    "red": game.tags["Red"],
-                    "black": game.tags["Black"],
-                    "result": over.result,
-                    "termination": over.termination,
-                    "reason": over.reason,
-                    "plies": len(game.mainline_moves()),
-                    "opening": self.openings.index(round_index),
-                }
-            )
-            self.done[k] = game
+            for k, game, over, first_red, more in games:
+                points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[over.result]
+                if not first_red:
+                    points = 1 - points
+                result.tally.add_game(points)
+                round_index = k // 2
+                other = self.half_pairs.pop(round_index, None)
+                if other is None:
+                    self.half_pairs[round_index] = points
+                else:
+                    result.tally.add_pair(other + points)
+                tags, plies = _tags_and_plies(game)
+                result.records.append(
+                    {
+                        "game": k + 1,
+                        "round": round_index + 1,
+                        "red": tags["Red"],
+                        "black": tags["Black"],
+                        "result": over.result,
+                        "termination": over.termination,
+                        "reason": over.reason,
+                        "plies": plies,
+                        "opening": self.openings.index(round_index),
+                        **more,
+                    }
+                )
+                self.done[k] = game
             self.flush(final=False)
             if result.sprt is not None and result.tally.games:
                 result.llr = result.sprt.llr(result.tally.counts())
@@ -475,10 +561,10 @@ class _Runner:
             if game is None:
                 continue
             if self.pgn_out is not None:
-                self.pgn_out.write(game.to_pgn() + "\n")
+                self.pgn_out.write((game if isinstance(game, str) else game.to_pgn()) + "\n")
                 self.pgn_out.flush()
             if self.keep_games:
-                self.result.games.append(game)
+                self.result.games.append(_as_game(game))
 
     def report(self, end: bool = False) -> None:
         if self.progress is None:
@@ -488,6 +574,32 @@ class _Runner:
         self.shown = len(line)
         self.progress.write("\r" + line + padding + ("\n" if end else ""))
         self.progress.flush()
+
+    def finish(self, results_out: TextIO | None, extra: Mapping[str, Any]) -> MatchResult:
+        """Write the games left, the last status line and the results (with extra)."""
+        plan = self.plan
+        with self.lock:
+            self.flush(final=True)
+            result = self.result
+            if not result.stopped:
+                result.stopped = "complete"
+            if result.tally.games:
+                self.report(end=True)
+        if results_out is not None:
+            data = result.to_json(
+                plan.specs,
+                **extra,
+                event=plan.event,
+                date=self.date,
+                time_control=[t.pgn() for t in plan.tcs],
+                rules=str(plan.adjudication.rules),
+                planned_games=plan.total,
+                settings=plan.settings(),
+            )
+            json.dump(data, results_out, indent=1)
+            results_out.write("\n")
+            results_out.flush()
+        return result
 
     def kill_live(self) -> None:
         """Kill the engines in a game now, so every game stops at once; workers reap them."""
@@ -514,316 +626,6 @@ def _close(engine: SimpleEngine) -> None:
                 os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
             except (ProcessLookupError, PermissionError):
                 pass
-
-
-def _as_tc(value: Limit | TimeControl | str | None) -> TimeControl | None:
-    if value is None:
-        return None
-    if isinstance(value, Limit):
-        return TimeControl.from_limit(value)
-    if isinstance(value, TimeControl):
-        return value
-    if isinstance(value, str):
-        return TimeControl.parse(value)
-    raise TypeError(f"a time control is a TimeControl, Limit or text, got {type(value).__name__}")
-
-
-@dataclasses.dataclass(frozen=True)
-class MatchPlan:
-    """A match whose every setting has been checked; run() plays it.
-
-    Made by :func:`prepare_match` (from run_match's settings) or :meth:`from_settings` (from
-    a results file, to resume). Nothing in it has started a process or opened a file for
-    writing, so a caller can check its outputs against :meth:`inputs` first.
-    """
-
-    specs: tuple[EngineSpec, EngineSpec]
-    tcs: tuple[TimeControl, TimeControl]
-    total: int
-    openings: OpeningSource
-    concurrency: int
-    adjudication: Adjudication
-    time_margin: float
-    sprt: SPRT | None
-    event: str
-    #: How to read the openings again when resuming: file, plies, format, order, seed,
-    #: sha256 (None when the openings were not a file).
-    opening_file: dict[str, Any] | None = None
-    #: The same for an opening book: file, plies, seed, sha256 (None without a book).
-    opening_book: dict[str, Any] | None = None
-
-    def inputs(self) -> list[str]:
-        """The files the match reads: the openings file and the engines' programs."""
-        found = [spec.program() for spec in self.specs]
-        if self.opening_file is not None:
-            found.append(self.opening_file["file"])
-        if self.opening_book is not None:
-            found.append(self.opening_book["file"])
-        return [path for path in found if path is not None]
-
-    def settings(self) -> dict[str, Any]:
-        """Everything needed to play the same match again (the results file's "settings")."""
-        engines = []
-        for spec, tc in zip(self.specs, self.tcs):
-            engines.append(dataclasses.replace(spec, tc=tc).describe())
-        rules = dataclasses.asdict(self.adjudication)
-        rules["rules"] = str(self.adjudication.rules)
-        return {
-            "engines": engines,
-            "games": self.total,
-            "openings": self.opening_file,
-            "book": self.opening_book,
-            "concurrency": self.concurrency,
-            "adjudication": rules,
-            "time_margin": self.time_margin,
-            "sprt": None if self.sprt is None else dataclasses.asdict(self.sprt),
-            "event": self.event,
-        }
-
-    @classmethod
-    def from_settings(cls, settings: Mapping[str, Any]) -> MatchPlan:
-        """The plan settings() described; XiangqiError when they are malformed, when the
-        openings were not a file, or when the openings file has changed since."""
-        try:
-            specs = [EngineSpec.from_description(d) for d in settings["engines"]]
-            if len(specs) != 2 or any(spec.tc is None for spec in specs):
-                raise XiangqiError("the settings need two engines, each with its tc")
-            book = settings["openings"]
-            opening_book = settings.get("book")
-            for what, used in (("openings file", book), ("opening book", opening_book)):
-                if used is not None and _sha256(used["file"]) != used["sha256"]:
-                    raise XiangqiError(
-                        f"the {what} {used['file']!r} has changed since the match "
-                        "started; a resumed match must play the same openings"
-                    )
-            sprt = settings["sprt"]
-            return prepare_match(
-                specs,
-                settings["games"],
-                openings=None if book is None else book["file"],
-                opening_plies=None if book is None else book["plies"],
-                opening_format=None if book is None else book["format"],
-                opening_order="sequential" if book is None else book["order"],
-                seed=(opening_book or book or {}).get("seed"),
-                book=None if opening_book is None else opening_book["file"],
-                book_plies=None if opening_book is None else opening_book["plies"],
-                concurrency=settings["concurrency"],
-                adjudication=Adjudication(**settings["adjudication"]),
-                time_margin=settings["time_margin"],
-                sprt=None if sprt is None else SPRT(**sprt),
-                event=settings["event"],
-            )
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise XiangqiError(f"the results file's settings are malformed ({exc!r})") from None
-
-    def run(
-        self,
-        pgn_out: TextIO | None = None,
-        results_out: TextIO | None = None,
-        progress: TextIO | None = None,
-        keep_games: bool = True,
-        finished: Sequence[Mapping[str, Any]] = (),
-        **extra: Any,
-    ) -> MatchResult:
-        """Play the match (see run_match for the outputs and Ctrl-C); finished holds the
-        game records of complete rounds of an earlier run, which are counted, not played.
-        extra goes into the results file."""
-        return _run(self, pgn_out, results_out, progress, keep_games, finished, extra)
-
-
-def _sha256(path: str | os.PathLike[str]) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
-
-
-def prepare_match(
-    engines: Sequence[EngineSpec | str],
-    games: int | None = None,
-    limit: Limit | TimeControl | str | None = None,
-    *,
-    rounds: int | None = None,
-    each: str = "",
-    tc: Limit | TimeControl | str | None = None,
-    openings: OpeningSource | Sequence[Position | Opening] | str | os.PathLike[str] | None = None,
-    opening_plies: int | None = None,
-    opening_format: str | None = None,
-    opening_order: str = "sequential",
-    seed: int | None = None,
-    book: str | os.PathLike[str] | None = None,
-    book_plies: int | None = None,
-    concurrency: int = 1,
-    max_plies: int | None = DEFAULT_MAX_PLIES,
-    draw: str | Mapping[str, Any] | None = None,
-    resign: str | Mapping[str, Any] | None = None,
-    rules: Rules | str = Rules.ASIAN,
-    adjudication: Adjudication | None = None,
-    time_margin: float = DEFAULT_TIME_MARGIN,
-    sprt: SPRT | str | None = None,
-    event: str = "xiangqi match",
-) -> MatchPlan:
-    """Check every setting of a match (see run_match) and return its plan; nothing starts.
-
-    adjudication, when given, replaces max_plies, draw, resign and rules.
-    """
-    if isinstance(engines, (str, EngineSpec)) or len(engines) != 2:
-        count = 1 if isinstance(engines, (str, EngineSpec)) else len(engines)
-        raise XiangqiError(f"a match needs exactly two engines, got {count}")
-    specs = [
-        EngineSpec.parse(e, each) if isinstance(e, str) else _with_each(e, each) for e in engines
-    ]
-    if games is not None and rounds is not None:
-        raise XiangqiError("give games or rounds, not both")
-    if games is not None:
-        total = check_int("games", games, 1)
-    elif rounds is not None:
-        total = 2 * check_int("rounds", rounds, 1)
-    else:
-        total = 2
-    concurrency = min(check_int("concurrency", concurrency, 1), total)
-    if limit is not None and tc is not None:
-        raise XiangqiError("give limit or tc, not both")
-    base = _as_tc(limit if limit is not None else tc)
-    tcs = []
-    for spec in specs:
-        own = spec.tc if spec.tc is not None else base
-        tcs.append(own if own is not None else TimeControl.parse(DEFAULT_TC))
-    time_margin = check_real("time_margin", time_margin, 0)
-    if adjudication is None:
-        fields: dict[str, Any] = {"max_plies": max_plies, "rules": check_rules(rules)}
-        for text, kind in ((draw, "draw"), (resign, "resign")):
-            if isinstance(text, str):
-                fields.update(Adjudication.parse_rule(text, kind))
-            elif text is not None:
-                fields.update(text)
-        adjudication = Adjudication(**fields)
-    if isinstance(sprt, str):
-        sprt = SPRT.parse(sprt)
-    if sprt is not None and not isinstance(sprt, SPRT):
-        raise TypeError(f"sprt is an SPRT or its text, got {type(sprt).__name__}")
-    if not isinstance(event, str):
-        raise TypeError(f"event is text, got {type(event).__name__}")
-    opening_file = None
-    if isinstance(openings, (str, os.PathLike)):
-        if opening_order == "random" and seed is None:
-            seed = random.SystemRandom().randrange(2**32)  # kept, so a resume replays it
-        opening_file = {
-            "file": os.path.abspath(openings),
-            "plies": opening_plies,
-            "format": opening_format,
-            "order": opening_order,
-            "seed": seed,
-            "sha256": _sha256(openings),
-        }
-    opening_book = None
-    if book is not None:
-        if openings is not None:
-            raise XiangqiError("give openings or a book, not both")
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**32)  # kept, so a resume replays it
-        plies = DEFAULT_BOOK_PLIES if book_plies is None else book_plies
-        from_book = BookOpenings(book, plies, seed)
-        source: OpeningSource = from_book
-        opening_book = {
-            "file": os.path.abspath(book),
-            "plies": from_book.plies,
-            "seed": seed,
-            "sha256": _sha256(book),
-        }
-    elif book_plies is not None:
-        raise XiangqiError("book_plies needs a book")
-    else:
-        source = opening_source(openings, opening_plies, opening_format, opening_order, seed)
-    return MatchPlan(
-        (specs[0], specs[1]),
-        (tcs[0], tcs[1]),
-        total,
-        source,
-        concurrency,
-        adjudication,
-        time_margin,
-        sprt,
-        event,
-        opening_file,
-        opening_book,
-    )
-
-
-def run_match(
-    engines: Sequence[EngineSpec | str],
-    games: int | None = None,
-    limit: Limit | TimeControl | str | None = None,
-    *,
-    rounds: int | None = None,
-    each: str = "",
-    tc: Limit | TimeControl | str | None = None,
-    openings: OpeningSource | Sequence[Position | Opening] | str | os.PathLike[str] | None = None,
-    opening_plies: int | None = None,
-    opening_format: str | None = None,
-    opening_order: str = "sequential",
-    seed: int | None = None,
-    book: str | os.PathLike[str] | None = None,
-    book_plies: int | None = None,
-    concurrency: int = 1,
-    max_plies: int | None = DEFAULT_MAX_PLIES,
-    draw: str | Mapping[str, Any] | None = None,
-    resign: str | Mapping[str, Any] | None = None,
-    rules: Rules | str = Rules.ASIAN,
-    time_margin: float = DEFAULT_TIME_MARGIN,
-    sprt: SPRT | str | None = None,
-    pgn_out: TextIO | None = None,
-    results_out: TextIO | None = None,
-    progress: TextIO | None = None,
-    event: str = "xiangqi match",
-    keep_games: bool = True,
-) -> MatchResult:
-    """Play a match between two engines; the same settings as ``xiangqi match``.
-
-    engines: two EngineSpecs or their texts (see EngineSpec.parse), each given the shared
-    settings in each. games or rounds (a round is a game pair, one opening with colours
-    reversed; default one round). limit/tc: the time control of engines without their own
-    (TimeControl, Limit or text such as "10+0.1"; default "depth=6"). openings: Positions,
-    Openings, a file for load_openings (with opening_plies, opening_format), or an
-    OpeningSource; opening_order "sequential" or "random" (shuffled with seed). book: an
-    opening book (xiangqi.book) instead of openings: each round plays its first book_plies
-    plies (default 8) as weighted choices from the book, seeded with seed and the round,
-    the engines taking over where the book has no move.
-    concurrency K plays K games at once, each worker with its own two engine processes.
-    draw and resign: adjudication rules as text ("movenumber=40 movecount=8 score=10";
-    "movecount=3 score=600 twosided=true") or as Adjudication field names. rules: "asian"
-    (the default) or "chinese" (xiangqi.Rules), the rule set the library's rulings
-    adjudicate by (each game's PGN names it in a Rules tag). sprt: SPRT or text ("elo0=0
-    elo1=5 alpha=0.05 beta=0.05"); the match stops at its bound. Every setting is checked
-    (prepare_match) before the first engine starts. PGN goes to pgn_out in game order as
-    games finish; the results (JSON) to results_out at the end; a status line to progress
-    (e.g. sys.stderr). Engines run in process groups of their own, so the terminal's Ctrl-C
-    reaches only this process: on KeyboardInterrupt every game stops, every engine is
-    closed or killed, the finished games and results are written, and the interrupt is
-    raised again. An engine that dies of a signal (SIGINT included) loses its game.
-    """
-    plan = prepare_match(
-        engines,
-        games,
-        limit,
-        rounds=rounds,
-        each=each,
-        tc=tc,
-        openings=openings,
-        opening_plies=opening_plies,
-        opening_format=opening_format,
-        opening_order=opening_order,
-        seed=seed,
-        book=book,
-        book_plies=book_plies,
-        concurrency=concurrency,
-        max_plies=max_plies,
-        draw=draw,
-        resign=resign,
-        rules=rules,
-        time_margin=time_margin,
-        sprt=sprt,
-        event=event,
-    )
-    return plan.run(pgn_out, results_out, progress, keep_games)
 
 
 def _run(
@@ -860,46 +662,7 @@ def _run(
         runner.all_done.wait()
         raise
     finally:
-        with runner.lock:
-            runner.flush(final=True)
-            result = runner.result
-            if not result.stopped:
-                result.stopped = "complete"
-            if result.tally.games:
-                runner.report(end=True)
-        if results_out is not None:
-            data = result.to_json(
-                plan.specs,
-                **extra,
-                event=plan.event,
-                date=runner.date,
-                time_control=[t.pgn() for t in plan.tcs],
-                rules=str(plan.adjudication.rules),
-                planned_games=plan.total,
-                settings=plan.settings(),
-            )
-            json.dump(data, results_out, indent=1)
-            results_out.write("\n")
-            results_out.flush()
+        result = runner.finish(results_out, extra)
     if runner.failures:
         raise runner.failures[0]
     return result
-
-
-def complete_rounds(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The game records of the rounds (game pairs) whose both games are in records, which a
-    resumed match keeps; a round cut short is played again whole (its pair counts once)."""
-    by_round: dict[int, list[dict[str, Any]]] = {}
-    try:
-        for record in records:
-            by_round.setdefault(int(record["round"]), []).append(dict(record))
-            if record["result"] not in ("1-0", "0-1", "1/2-1/2"):
-                raise XiangqiError(f"a finished game has no result: {record!r:.200}")
-    except (KeyError, TypeError, ValueError) as exc:
-        raise XiangqiError(f"a game record of the results file is malformed ({exc})") from None
-    kept = []
-    for number, pair in sorted(by_round.items()):
-        games = sorted(int(r["game"]) for r in pair)
-        if games == [2 * number - 1, 2 * number]:
-            kept += sorted(pair, key=lambda r: int(r["game"]))
-    return kept
