@@ -204,3 +204,90 @@ def test_a_mate_threat_and_a_new_check_win_both_count() -> None:
         "4kab2/4a4/4b1n1r/3N2R1p/6p2/3r5/2P3c1P/N3B4/8R/3AKAB2 w - - 0 1", "d6f5 d4f4 f5d6 f4d4"
     )
     assert got == ("draw", Termination.REPETITION)
+
+
+# Issue 31. Reading: a pawn that has not crossed the river is no material, so never a
+# chase target (1999 25.3: "帅(将)、未过河兵(卒)，不算子力"; 29.3: the target of a chase
+# has material value).
+
+
+def test_a_rook_attacking_pawns_at_home_in_turn_is_idle() -> None:
+    """The issue's example. Black: king d9, rook a7. Red: king e0, advisors d0 f0,
+    elephants c0 g0, pawns a3 i3 (on their own side of the river). Black a7i7 attacks
+    the i3 pawn, i7a7 the a3 pawn; Red's advisor d0e1, e1d0 attacks nothing.
+
+    Neither pawn has crossed: no material, no target; every move of both sides is idle,
+    a draw (1999 26.2). Counting a pawn at home as a target, Black would chase with
+    every move (長捉 of several pieces, 2020 24.11) and lose.
+    """
+    got = chinese_ruling("3k5/9/r8/9/9/9/P7P/9/9/2BAKAB2 b - - 0 1", "a7i7 d0e1 i7a7 e1d0")
+    assert got == ("draw", Termination.REPETITION)
+
+
+def test_a_rook_attacking_crossed_pawns_in_turn_chases() -> None:
+    """The control: the same pattern with Red's pawns across the river (a6, i6), where
+    nothing protects them. Each rook move (a3i3, i3a3) attacks an unprotected crossed
+    pawn, material it could not take before: a new chase each time, 长捉 of several
+    pieces (2020 24.11). Red's advisor moves are idle: Black loses."""
+    got = chinese_ruling("3k5/9/9/P7P/9/9/r8/9/9/2BAKAB2 b - - 0 1", "a3i3 d0e1 i3a3 e1d0")
+    assert got == ("black-loses", Termination.PERPETUAL_CHASE)
+
+
+# Issue 31. Reading: a move that answers a check chases only what could not be taken
+# before the check (2020 26.1.4): a capture that existed before the check, and was only
+# made illegal by it, is not new when the answer makes it legal again.
+
+
+def test_a_capture_that_existed_before_the_check_is_no_new_chase() -> None:
+    """A position built from the clause. Red: king d0, rook a5, crossed pawn c5, horse
+    h2. Black: king f9, cannon e5, horse g4. The cycle: Red a5a9 (check along the ninth
+    rank), Black e5e9 (the cannon blocks), Red a9a5, Black e9e5.
+
+    - a5a9: check. a9a5: the rook attacks nothing (the c5 pawn blocks the rank): idle.
+    - e5e9: after the block the g4 horse may take the unprotected h2 horse again. It
+      could before the check (with the rook on a5); in check the capture was illegal.
+      Not new (2020 26.1.4): idle. The cannon's own attacks from e9 are pinned.
+    - e9e5: the cannon attacks the a5 rook over the c5 pawn, which it did not from e9:
+      a chase.
+
+    Red: a check and an idle move; Black: an idle move and a chase. Both allowed, a
+    draw. Judging the block against the position in check alone, e5e9 would chase the
+    horse and Black, chasing with every move, would lose.
+    """
+    got = chinese_ruling("5k3/9/9/9/R1P1c4/6n2/9/7N1/9/3K5 w - - 0 1", "a5a9 e5e9 a9a5 e9e5")
+    assert got == ("draw", Termination.REPETITION)
+
+
+# Issue 31. Reading: a chase is a gain through the whole exchange on the target's square
+# (1999 29.1 "通过完整交换过程得子"); a piece with fewer real protectors than attackers
+# is under-protected (少根) and counts as unprotected (1999 28.16, 29.3).
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "loser"),
+    [
+        ("5k3/9/9/1n5n1/2r6/2N3N2/9/9/9/2RK2R2 b - - 0 1", "c5g5 d0d1 g5c5 d1d0", "black-loses"),
+        ("2rk2r2/9/9/9/2n3n2/2R6/1N5N1/9/9/5K3 w - - 0 1", "c4g4 d9d8 g4c4 d8d9", "red-loses"),
+    ],
+    ids=["black-chases", "red-chases"],
+)
+def test_a_rook_joining_a_horse_against_a_once_protected_horse_chases(
+    fen: str, moves: str, loser: str
+) -> None:
+    """A position built from the clauses, and the same with the colours swapped.
+
+    Red: king d0, rooks c0 g0, horses c4 g4. Black: king f9, horses b6 h6, rook c5.
+    Black's rook shuttles c5g5, g5c5; Red's king d0d1, d1d0.
+
+    - On g5 the rook joins the h6 horse against the g4 horse, which only the g0 rook
+      protects. The whole exchange: the horse takes the horse, and if the g0 rook takes
+      back the black rook takes it, so Red does not and Black is a horse up. A gain,
+      and new (the h6 horse alone only trades horse for horse): a chase. On c5 the same
+      against the c4 horse (the b6 horse and the c0 rook): a chase.
+    - Red's king moves attack nothing: idle.
+
+    Black chases with every move (长捉 of several pieces, 2020 24.11) and Red idles:
+    Black loses. Judged one recapture deep, no rook move wins anything (a horse for a
+    horse, or a rook for a horse) and the cycle is a draw.
+    """
+    assert chinese_ruling(fen, moves) == (loser, Termination.PERPETUAL_CHASE)

@@ -89,6 +89,7 @@ cdef enum:
 
 cdef enum:
     CXA_MATE_DEPTH = 3      # moves of the mating side searched for a mate threat
+    CXA_CHECK_DEPTH = 1     # checks in a series searched for a check that wins material
     CXA_SEE_FULL = 64       # depth of a whole exchange sequence (more than the pieces)
     CXA_MAX_SPAN = 512      # longest span analysed for mate threats and chases (plies)
 
@@ -112,6 +113,15 @@ cdef inline int cxa_value(int pc, int sq, int chaser) noexcept nogil:
             return 1
         return 4 if (pc >> 4) - 1 == chaser else 2
     return 2
+
+
+cdef inline int cxa_gain(int pc, int sq, int chaser) noexcept nogil:
+    # What winning the piece pc on sq is worth to `chaser` as a chase target: its value
+    # (cxa_value), but nothing for a pawn that has not crossed the river, which is no
+    # material (1999 25.3, 29.3).
+    if slot_kind(pc) == 6 and on_own_half(sq, (pc >> 4) - 1):
+        return 0
+    return cxa_value(pc, sq, chaser)
 
 
 cdef inline int cxa_see(BoardState* r, int sq, int side, int depth, int chaser) noexcept nogil:
@@ -142,30 +152,37 @@ cdef inline int cxa_see(BoardState* r, int sq, int side, int depth, int chaser) 
 cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nogil:
     # What side wins by taking the enemy piece on sq next move (>= 0): the best, over
     # side's attackers other than the king and the pawns (their own attacks are idle)
-    # that may legally take, of the piece's value less the attacker's when the piece's
-    # side can legally take back (a fake root does not count; the exchange is judged one
-    # recapture deep). The piece that just moved (on `moved`, 0 for none) does not count
-    # as an attacker when the piece is of its kind and can take it without loss: that
-    # is an exchange offer (兑). r is restored.
+    # that may legally take, of the piece's value less what the whole exchange on sq
+    # then costs (cxa_see: every attacker of both sides, the king and pawns included, so
+    # a piece attacked by more pieces than defend it, 少根, or jointly by several, can be
+    # won: 1999 28.16, 29.1 "完整交换过程得子"). A pawn that has not crossed the river is
+    # no target. The piece that just moved (on `moved`, 0 for none) does not count as
+    # an attacker when the piece is of its kind and can take it without loss: that is
+    # an exchange offer (兑). r is restored.
     cdef int out[32]
     cdef int n = attackers_of(r.squares, side, sq, out)
-    cdef int i, a, kind, cap, mv, net, best = 0
+    cdef int i, a, kind, cap, mv, net, net2, best = 0
+    if cxa_gain(r.squares[sq], sq, side) == 0:
+        return 0        # a pawn at home is no target (1999 25.3, 29.3)
     for i in range(n):
         a = out[i]
         kind = slot_kind(r.squares[a])
         if kind == 0 or kind == 6 or not capture_legal(r, a, sq):
             continue
-        if a == moved and slot_kind(r.squares[sq]) == kind and capture_legal(r, sq, a):
-            mv = sq | (a << 8)
-            cap = make_move(r, mv)
-            net = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
-            unmake_move(r, mv, cap)
-            if net >= 0:
-                continue
         mv = a | (sq << 8)
         cap = make_move(r, mv)
-        net = cxa_value(cap, sq, side) - cxa_see(r, sq, 1 - side, 1, side)
+        net = cxa_value(cap, sq, side) - cxa_see(r, sq, 1 - side, CXA_SEE_FULL, side)
         unmake_move(r, mv, cap)
+        if (net > best and a == moved and slot_kind(r.squares[sq]) == kind
+                and capture_legal(r, sq, a)):
+            # The moved piece attacks a like piece that can take it back: an exchange
+            # offer (兑) when that piece's side loses nothing by taking (2020 参考图5, 9).
+            mv = sq | (a << 8)
+            cap = make_move(r, mv)
+            net2 = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
+            unmake_move(r, mv, cap)
+            if net2 >= 0:
+                continue
         if net > best:
             best = net
     return best
@@ -197,33 +214,40 @@ cdef inline int cxa_best_gain(BoardState* r, int side, int* target) noexcept nog
     return best
 
 
-cdef inline unsigned int cxa_check_wins(BoardState* r, int side) noexcept nogil:
-    # With side to move: the enemy pieces (bit per slot) it wins through a check after
-    # which every reply leaves it a material gain (what the check took, less what the
-    # reply took, plus the best exchange next): the piece the check took and, for each
-    # reply, the piece the best exchange then takes. A check with no reply is a mate,
-    # judged as a mate threat instead. r is restored.
+cdef inline int cxa_check_net(BoardState* r, int side, int depth, unsigned int* won) noexcept nogil:
+    # With side to move: the most it surely wins through a check (0 if nothing): over its
+    # checks, the least over the replies of what the check took, less what the reply
+    # took, plus the best that follows (one capture, cxa_best_gain, or, depth > 1, a
+    # further check: a series of checks, 1999 29.1). won gets the pieces (bit per enemy
+    # slot) of every check that wins: the one it took and those taken after each reply.
+    # A check with no reply is a mate, judged as a mate threat instead. r is restored.
     cdef int moves[MAX_MOVES]
     cdef int replies[MAX_MOVES]
-    cdef int n, m, i, k, cap, cap2, net, worst, target, saved = r.side
-    cdef unsigned int won, found = 0
+    cdef int n, m, i, k, cap, cap2, net, deeper, worst, target, best = 0, saved = r.side
+    cdef unsigned int got, more
     r.side = side
     n = generate_legal_moves(r, moves)
     for i in range(n):
         cap = make_move(r, moves[i])
         if in_check(r, 1 - side):
             m = generate_legal_moves(r, replies)
-            worst = -1
-            won = 0
+            worst = 0
+            got = 0
             if m:
                 worst = 1000
                 for k in range(m):
                     cap2 = make_move(r, replies[k])
                     net = cxa_best_gain(r, side, &target)
                     if target:
-                        won |= 1u << target
+                        got |= 1u << target
+                    if depth > 1:
+                        more = 0
+                        deeper = cxa_check_net(r, side, depth - 1, &more)
+                        if deeper > net:
+                            net = deeper
+                            got |= more
                     if cap:
-                        net += cxa_value(cap, moves[i] >> 8, side)
+                        net += cxa_gain(cap, moves[i] >> 8, side)
                     if cap2:
                         net -= cxa_value(cap2, replies[k] >> 8, side)
                     unmake_move(r, replies[k], cap2)
@@ -232,11 +256,21 @@ cdef inline unsigned int cxa_check_wins(BoardState* r, int side) noexcept nogil:
                     if worst <= 0:
                         break
             if worst > 0:
-                if cap:
-                    won |= 1u << (cap & 15)
-                found |= won
+                if cap and cxa_gain(cap, moves[i] >> 8, side):
+                    got |= 1u << (cap & 15)
+                won[0] |= got
+                if worst > best:
+                    best = worst
         unmake_move(r, moves[i], cap)
     r.side = saved
+    return best
+
+
+cdef inline unsigned int cxa_check_wins(BoardState* r, int side) noexcept nogil:
+    # With side to move: the enemy pieces (bit per slot) it wins through a check or a
+    # series of at most CXA_CHECK_DEPTH checks (cxa_check_net). r is restored.
+    cdef unsigned int found = 0
+    cxa_check_net(r, side, CXA_CHECK_DEPTH, &found)
     return found
 
 
@@ -318,6 +352,12 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
             # A king move answering a check is idle whatever it threatens (2020 图17).
             king_reply = plies[i - 1].check and slot_kind(r.squares[mv & 255]) == 0
             before = 0 if king_reply else cxa_threats(&r, mover, 0)
+            if plies[i - 1].check and not king_reply and i - 1 > 0:
+                # The move answers a check: what the mover could win before the check
+                # was given does not become new by the answer (2020 26.1.4).
+                unmake_move(&r, plies[i - 1].move, plies[i - 1].captured)
+                before |= cxa_threats(&r, mover, 0)
+                make_move(&r, plies[i - 1].move)
             make_move(&r, mv)
             if king_reply:
                 kind = CXA_IDLE
@@ -325,6 +365,7 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
                 kind = CXA_MATE
             elif cxa_threats(&r, mover, mv >> 8) & ~before:
                 kind = CXA_CHASE
+
             else:
                 kind = CXA_IDLE
             unmake_move(&r, mv, plies[i].captured)
