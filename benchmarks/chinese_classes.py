@@ -175,7 +175,8 @@ def classes(seed: int) -> dict[str, list[tuple[str, list[str], str]]]:
             cycles.extend(variants(fen, moves, expected))
         out[name] = cycles
     out["check-answer"] = [
-        v for fen, moves in (CHECK_ANSWER, CHECK_ANSWER_SHIFTED)
+        v
+        for fen, moves in (CHECK_ANSWER, CHECK_ANSWER_SHIFTED)
         for v in variants(fen, moves.split(), "draw")
     ]
     out["under-protected"] = [

@@ -291,3 +291,29 @@ def test_a_rook_joining_a_horse_against_a_once_protected_horse_chases(
     horse, or a rook for a horse) and the cycle is a draw.
     """
     assert chinese_ruling(fen, moves) == (loser, Termination.PERPETUAL_CHASE)
+
+
+# Issue 31, item 4, as the book rules it. Reading: a move that attacks a piece of equal
+# value which can take the mover back, when its side loses nothing by taking, offers an
+# exchange (兑, 1999 28.5) and is idle, even when the attacked piece is unprotected and
+# the mover protected: the book's 参考图5 and 参考图9 (长兑, both judged idle) are exactly
+# that pattern. The issue's reading (a chase: 1999 细则5 "捉兼兑按捉") would rule both
+# of them against the book, so it is not taken (see the report of issue 31).
+
+
+def test_offering_a_rook_to_an_unprotected_rook_is_an_exchange_offer() -> None:
+    """A position built from the book's 长兑 pattern. Red: king d0, rooks a4 c4. Black:
+    king f9, rook b5, cannon a7. Red a4b4, Black f9f8, Red b4a4, Black f8f9.
+
+    - a4b4: the rook attacks the unprotected b5 rook and is itself attacked by it,
+      protected by the c4 rook: if Black takes, Red takes back, rook for rook. An
+      exchange offer (兑): idle, as the book judges 参考图9's rook moves.
+    - b4a4: the rook attacks the unprotected a7 cannon (up the open a-file), which it
+      did not from b4: a chase.
+    - Black's king moves: idle.
+
+    Red: an idle move and a chase, allowed; Black idle: a draw. Counted as a chase
+    (捉兼兑), a4b4 would make Red's every move a chase, and Red would lose.
+    """
+    got = chinese_ruling("5k3/9/c8/9/1r7/R1R6/9/9/9/3K5 w - - 0 1", "a4b4 f9f8 b4a4 f8f9")
+    assert got == ("draw", Termination.REPETITION)

@@ -33,17 +33,20 @@
 #                 defence considered (2020 24.2 "a check or a series of checks"; the
 #                 README's reading 3: mate in one, two or three).
 #   捉 chase      with the mover to move again, it wins material next move: some enemy
-#                 piece (not the king; pawns at home count, worth least) that a piece of
+#                 piece (not the king; pawns at home are no material) that a piece of
 #                 the mover other than the king and the pawns (their own attacks are
-#                 idle: 1999 27.1, 27.2) may legally take, for more than it loses if the
-#                 piece's side can legally take back (unprotected, a fake root, a
-#                 stronger piece); or a check after which every reply leaves it such a
-#                 gain (将军得子). The chase must be new: a piece won after the move,
-#                 by a capture or through a check, that was not won before it (从捉到捉
-#                 is idle: 1999 细则2, 细则6); a check-win counts by the pieces it wins
+#                 idle: 1999 27.1, 27.2) may legally take, for more than the whole
+#                 exchange on that square then costs (unprotected, a fake root, a
+#                 stronger piece, fewer defenders than attackers: 少根, a joint attack);
+#                 or a check after which every reply leaves it such a gain (将军得子).
+#                 The chase must be new: a piece won after the move, by a capture or
+#                 through a check, that was not won before it (从捉到捉 is idle: 1999
+#                 细则2, 细则6; for a move answering a check, what could be won before
+#                 the check is not new either: 2020 26.1.4); a check-win counts by the
+#                 pieces it wins
 #                 (the one the check takes, and the one the best exchange takes after
 #                 each reply), so a check-win of another piece is a new chase. The
-#                 moved piece offering an even exchange of like pieces (兑) chases nothing.
+#                 moved piece offering an exchange of equal pieces (兑) chases nothing.
 #                 Gains are counted on the book's scale (cxa_value), where a crossed
 #                 pawn's value floats: a pawn for a horse or cannon is even, a pawn for a
 #                 rook gains (1999 细则10; 2020 图24).
@@ -55,10 +58,16 @@
 # checked with every move while the other did not loses in any case (1999 26.1);
 # otherwise one side forbidden and the other not: the forbidden side loses; both or
 # neither: a draw.
-# Simplified: exchanges are judged one recapture deep (so 少根 and joint attacks on a
-# protected piece are not chases); the defensive key point (1999 27.3); the pawn's
-# attacks in mutual perpetual attacks (1999 细则11); the book's long sequences without a
-# threefold repetition; spans longer than CXA_MAX_SPAN plies are judged for checks only.
+# Issue 31: a pawn that has not crossed the river is no target (1999 25.3, 29.3:
+# cxa_gain); a gain is the target's value less the whole exchange on its square (1999
+# 28.16, 29.1: cxa_see to CXA_SEE_FULL, so 少根 and joint attacks chase); a move that
+# answers a check chases only what could not be taken before the check (2020 26.1.4:
+# cxa_classify also counts the threats before the checking move as old).
+# Simplified: check-wins by one check only (CXA_CHECK_DEPTH; two finds 图16's 抽车 but
+# also rules 图5's old capture a chase); the defensive key
+# point (1999 27.3); the pawn's attacks in mutual perpetual attacks (1999 细则11); the
+# book's long sequences without a threefold repetition; spans longer than CXA_MAX_SPAN
+# plies are judged for checks only.
 
 from xiangqi.core.attacks cimport attackers_of, on_own_half, slot_kind
 from xiangqi.core.history cimport PlyRecord
@@ -157,8 +166,10 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
     # a piece attacked by more pieces than defend it, 少根, or jointly by several, can be
     # won: 1999 28.16, 29.1 "完整交换过程得子"). A pawn that has not crossed the river is
     # no target. The piece that just moved (on `moved`, 0 for none) does not count as
-    # an attacker when the piece is of its kind and can take it without loss: that is
-    # an exchange offer (兑). r is restored.
+    # an attacker when the piece is worth as much (同等子力: a rook for a rook, a horse
+    # for a cannon, an advisor for an elephant) and can take it without loss: that is an
+    # exchange offer (兑, 1999 28.5), even when the piece itself is unprotected (2020
+    # 参考图5, 9: 长兑). r is restored.
     cdef int out[32]
     cdef int n = attackers_of(r.squares, side, sq, out)
     cdef int i, a, kind, cap, mv, net, net2, best = 0
@@ -173,10 +184,11 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
         cap = make_move(r, mv)
         net = cxa_value(cap, sq, side) - cxa_see(r, sq, 1 - side, CXA_SEE_FULL, side)
         unmake_move(r, mv, cap)
-        if (net > best and a == moved and slot_kind(r.squares[sq]) == kind
+        if (net > best and a == moved
+                and cxa_value(r.squares[sq], sq, side) == cxa_value(r.squares[a], a, side)
                 and capture_legal(r, sq, a)):
-            # The moved piece attacks a like piece that can take it back: an exchange
-            # offer (兑) when that piece's side loses nothing by taking (2020 参考图5, 9).
+            # The moved piece attacks a piece of equal value that can take it back: an
+            # exchange offer (兑) when that piece's side loses nothing by taking.
             mv = sq | (a << 8)
             cap = make_move(r, mv)
             net2 = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
