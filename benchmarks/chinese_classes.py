@@ -1,6 +1,6 @@
 """Steered repetition cycles per class of issue 31, and how the Chinese judge rules them.
 
-``python benchmarks/chinese_classes.py [SEED]`` builds cycles of each class below, each
+``python benchmarks/chinese_classes.py [SEED [GAMES]]`` builds cycles of each class below, each
 with its verdict read from the rule text (never from the judge), plays every cycle to its
 third occurrence and counts the verdicts of ``outcome(rules="chinese")``. Run it on two
 builds to compare them (the issue's "before and after" figures).
@@ -23,6 +23,10 @@ Classes (the clause that gives the expected verdict):
   (1999 28.16, 29.1), so every move chases a new piece and the rook's side loses.
   Generated: mirrored, both colours, the kings on several squares.
 
+With GAMES, it also plays that many steered games (tests/rules_oracle.py's players) and
+counts the Chinese verdicts at their first threefold repetition (no expected verdict:
+compare two builds, and judge the cycles whose verdict changed by hand).
+
 Positions are checked before use (every move legal, the cycle returns to its start); a
 generated position that fails a check is skipped, not counted.
 """
@@ -32,6 +36,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
+from pathlib import Path
 
 from xiangqi import Color, Position, Rules
 
@@ -185,8 +190,35 @@ def classes(seed: int) -> dict[str, list[tuple[str, list[str], str]]]:
     return out
 
 
+def steered(games: int, seed: int) -> Counter[str]:
+    """Verdicts at the first threefold repetition of steered games (tests/rules_oracle.py's
+    players: half the games both sides active), for the verdicts' spread beyond the built
+    classes; these have no expected verdict."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from rules_oracle import ACTIVE, START_FENS, STYLES, _pick
+
+    rng = random.Random(seed)
+    tally: Counter[str] = Counter()
+    for _ in range(games):
+        pos = Position(rng.choice(START_FENS))
+        pool = ACTIVE if rng.random() < 0.5 else STYLES
+        styles = (rng.choice(pool), rng.choice(pool))
+        for _ply in range(98):
+            legal = pos.legal_moves()
+            if not legal:
+                break
+            pos.push(_pick(pos, styles[int(pos.turn)], rng, legal))
+            if pos.is_repetition(3):
+                outcome = pos.outcome(rules=Rules.CHINESE)
+                tally["none" if outcome is None else outcome.termination.name] += 1
+                break
+    return tally
+
+
 def main() -> None:
     seed = int(sys.argv[1]) if len(sys.argv) > 1 else 31
+    if len(sys.argv) > 2:
+        print(f"steered games: {dict(steered(int(sys.argv[2]), seed).most_common())}")
     for name, cycles in classes(seed).items():
         tally: Counter[str] = Counter()
         right = 0
