@@ -222,7 +222,7 @@ def test_fairy_stockfish_gives_the_stated_asian_verdicts() -> None:
 # - HOME-PAWN (issue 31): an uncrossed pawn is no target (1999 25.3, 29.3).
 # - CHECK-SERIES: a series of two checks (1999 29.1 连续照将) finds 图16's 抽车 but
 #   also rules 图5 (a capture that existed before, 从捉到捉) a chase; left at one check.
-ONE_DEEP = "ONE-DEEP exchange reading (left over: now judged by the whole exchange)"
+ONE_DEEP = "EXCHANGE reading (was one recapture deep; still missed by the whole exchange)"
 WHOLE_EXCHANGE = "WHOLE-EXCHANGE reading"
 CHECK_SERIES = "CHECK-SERIES: a check-win is searched one check deep"
 CHECK_WIN = "CHECK-WIN reading"
@@ -256,8 +256,9 @@ CHINESE_MISSES = {
     "cxa2020-fig26": f"{BOTH_CHASE}: the judge now labels Red's moves as the book does "
     "(捉无根子, 捉少根子) and Black's too; the book rules Black alone, 1999 26.3 says both "
     "forbidden draw (R chase chase, B chase chase): draw",
-    "cxa2020-fig23": f"{ONE_DEEP}: Black's cannon attacks that lose the rook elsewhere "
-    "count, Red's rook chase is not new (R idle idle, B chase chase): Black loses",
+    "cxa2020-fig23": f"{ONE_DEEP}: Red's rook moves now chase as the book says (whole "
+    "exchange); Black's cannon attacks that lose the rook elsewhere (被牵子捉子, a pinned "
+    "piece) still count (R chase chase, B chase chase): draw",
     "cxa2020-fig30v": f"{ONE_DEEP}: Black's first rook retreat (an uneven exchange "
     "offer) is judged idle (B idle chase): draw",
     "cxa2020-ref01": f"{ONE_DEEP}: the horse retreat's discovered attack on a protected "
@@ -282,10 +283,10 @@ CHINESE_MISSES = {
     "Red alone is forbidden: Red loses",
     "cxa2020-ref45": f"{ONE_DEEP}: Red's chase of a rook is not a gain one capture deep "
     "(R chase idle): Black alone forbidden",
-    "cxa2020-ref49": f"{ONE_DEEP}: Red's second horse move (it keeps a cannon on its "
-    "line) wins nothing one capture deep (R chase idle): draw",
-    "cxa2020-ref50": f"{ONE_DEEP}: as 参考图49, Red's second horse move is judged idle "
-    "(R chase idle): draw",
+    "cxa2020-ref49": f"{ONE_DEEP}: Red's horse moves (the second keeps a cannon on its "
+    "line) are both judged idle since issue 31's readings (R idle idle, B chase chase): "
+    "Black loses",
+    "cxa2020-ref50": f"{ONE_DEEP}: as 参考图49 (R idle idle, B chase chase): Black loses",
 }
 
 
