@@ -5,10 +5,12 @@
 # Map (one line per function; [rules]; everything but cxa_outcome_code's cheap tests runs
 # only when a repetition is judged):
 #   cxa_value(pc, sq, chaser)           material value on the book's scale (1999 25.3)
+#   cxa_gain(pc, sq, chaser)            its worth as a chase target (a pawn at home: 0)
 #   cxa_see(r, sq, side, depth, chaser) what side wins by a capture sequence on sq (>= 0)
 #   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
 #   cxa_best_gain(r, side, target)      the most side wins by taking one piece next move
+#   cxa_check_net(r, side, depth, won)  what side surely wins through a check (series)
 #   cxa_check_wins(r, side)             pieces side wins through a check (将军得子)
 #   cxa_mates(r, side, depth)           side mates by checks within depth of its moves (杀)
 #   cxa_threats(r, side, moved)         cxa_targets and cxa_check_wins together
