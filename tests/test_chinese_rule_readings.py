@@ -317,3 +317,39 @@ def test_offering_a_rook_to_an_unprotected_rook_is_an_exchange_offer() -> None:
     """
     got = chinese_ruling("5k3/9/c8/9/1r7/R1R6/9/9/9/3K5 w - - 0 1", "a4b4 f9f8 b4a4 f8f9")
     assert got == ("draw", Termination.REPETITION)
+
+
+# Issue 31, the exchange offer and the whole exchange together. Reading 15 of the case
+# README: a 少根 gain (1999 28.16, 29.1) that rests on an attacker of equal value which
+# the target may take back at once without loss is an exchange offer (兑, 1999 28.5
+# "走子可与同等子力互换吃去"): the target's side answers by the even exchange, so its
+# root is a real one and nothing is chased. The book's 图21 and 参考图4 (both 兑) are that
+# pattern; the positions below are built from the clauses, with the same pieces as the
+# 少根 test above.
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves"),
+    [
+        ("5k3/9/9/9/n1r5n/2N3N2/9/9/9/2RK2R2 b - - 0 1", "c5g5 d0d1 g5c5 d1d0"),
+        ("2rk2r2/9/9/9/2n3n2/N1R5N/9/9/9/5K3 w - - 0 1", "c4g4 d9d8 g4c4 d8d9"),
+    ],
+    ids=["black-offers", "red-offers"],
+)
+def test_a_joint_attack_resting_on_a_like_piece_is_an_exchange_offer(fen: str, moves: str) -> None:
+    """Red: king d0, rooks c0 g0, horses c4 g4. Black: king f9, horses a5 i5, rook c5.
+    Black's rook shuttles c5g5, g5c5; Red's king d0d1, d1d0 (and the same with the
+    colours swapped).
+
+    - c5g5: the rook joins the i5 horse against the g4 horse, which only the g0 rook
+      protects, as in the 少根 test above. But here the g4 horse attacks the i5 horse
+      too (its leg h4 is free): Red, to move, takes it and the rook takes back, horse
+      for horse. The gain rests on a like piece that the target may exchange evenly,
+      and without that horse the rook alone wins nothing (the g0 rook takes back): an
+      exchange offer (兑), idle. g5c5 is the same against the c4 horse (the a5 horse,
+      the c0 rook). Red's king moves are idle: a draw.
+    - Counted as 少根 chases (the whole exchange alone), every rook move would chase a
+      new piece and the rook's side would lose; where the target cannot take the like
+      piece back (the 少根 test above: the rook stands on the horse's leg) it does.
+    """
+    assert chinese_ruling(fen, moves) == ("draw", Termination.REPETITION)

@@ -7,7 +7,9 @@
 #   cxa_value(pc, sq, chaser)           material value on the book's scale (1999 25.3)
 #   cxa_gain(pc, sq, chaser)            its worth as a chase target (a pawn at home: 0)
 #   cxa_see(r, sq, side, depth, chaser) what side wins by a capture sequence on sq (>= 0)
+#   cxa_rooted(r, a, sq)               may the piece on sq be taken back after a takes it
 #   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
+#                                       (less the exchange offers: 兑)
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
 #   cxa_best_gain(r, side, target)      the most side wins by taking one piece next move
 #   cxa_check_net(r, side, depth, won)  what side surely wins through a check (series)
@@ -47,8 +49,10 @@
 #                 the check is not new either: 2020 26.1.4); a check-win counts by the
 #                 pieces it wins
 #                 (the one the check takes, and the one the best exchange takes after
-#                 each reply), so a check-win of another piece is a new chase. The
-#                 moved piece offering an exchange of equal pieces (兑) chases nothing.
+#                 each reply), so a check-win of another piece is a new chase. An
+#                 exchange offer (兑) chases nothing: the moved piece offered for a like
+#                 one, or a 少根 gain resting on a like piece the target may take back
+#                 evenly (cxa_win).
 #                 Gains are counted on the book's scale (cxa_value), where a crossed
 #                 pawn's value floats: a pawn for a horse or cannon is even, a pawn for a
 #                 rook gains (1999 细则10; 2020 图24).
@@ -64,7 +68,9 @@
 # cxa_gain); a gain is the target's value less the whole exchange on its square (1999
 # 28.16, 29.1: cxa_see to CXA_SEE_FULL, so 少根 and joint attacks chase); a move that
 # answers a check chases only what could not be taken before the check (2020 26.1.4:
-# cxa_classify also counts the threats before the checking move as old).
+# cxa_classify also counts the threats before the checking move as old); a 少根 gain
+# that rests on a like piece the target may take back evenly, or the moved piece offered
+# for a like one, is an exchange offer (1999 28.5, 28.16: cxa_win).
 # Simplified: check-wins by one check only (CXA_CHECK_DEPTH; two finds 图16's 抽车 but
 # also rules 图5's old capture a chase); the defensive key
 # point (1999 27.3); the pawn's attacks in mutual perpetual attacks (1999 细则11); the
@@ -160,6 +166,22 @@ cdef inline int cxa_see(BoardState* r, int sq, int side, int depth, int chaser) 
     return gain if gain > 0 else 0
 
 
+cdef inline bint cxa_rooted(BoardState* r, int a, int sq) noexcept nogil:
+    # Has the piece on sq a root against the piece on a: after a takes it, may its side
+    # take back on sq? r is restored.
+    cdef int out[32]
+    cdef int mv = a | (sq << 8), cap, n, i
+    cdef bint found = 0
+    cap = make_move(r, mv)
+    n = attackers_of(r.squares, (cap >> 4) - 1, sq, out)
+    for i in range(n):
+        if capture_legal(r, out[i], sq):
+            found = 1
+            break
+    unmake_move(r, mv, cap)
+    return found
+
+
 cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nogil:
     # What side wins by taking the enemy piece on sq next move (>= 0): the best, over
     # side's attackers other than the king and the pawns (their own attacks are idle)
@@ -167,14 +189,22 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
     # then costs (cxa_see: every attacker of both sides, the king and pawns included, so
     # a piece attacked by more pieces than defend it, 少根, or jointly by several, can be
     # won: 1999 28.16, 29.1 "完整交换过程得子"). A pawn that has not crossed the river is
-    # no target. The piece that just moved (on `moved`, 0 for none) does not count as
-    # an attacker when the piece is worth as much (同等子力: a rook for a rook, a horse
-    # for a cannon, an advisor for an elephant) and can take it without loss: that is an
-    # exchange offer (兑, 1999 28.5), even when the piece itself is unprotected (2020
-    # 参考图5, 9: 长兑). r is restored.
+    # no target. Exchange offers (兑, 1999 28.5 "走子可与同等子力互换吃去") win nothing:
+    # when an attacker worth as much as the piece (同等子力: a rook for a rook, a horse
+    # for a cannon, an advisor for an elephant) may be taken back by it without loss on
+    # the whole exchange there, and without that attacker nothing is won, there is no
+    # gain if (1) that attacker is the piece that just moved (on `moved`): the move
+    # offers it, even to an unprotected piece (2020 参考图5, 9: 长兑); or (2) the piece
+    # has a root against it: a 少根 gain that rests on a like piece the target may
+    # exchange is no 少根 (1999 28.16; 2020 图21, 参考图4). An unprotected piece
+    # uncovered to a like one (2020 图25) and a gain that stays without the like piece
+    # (2020 图11: 捉兼兑按捉, 1999 细则5) are chases. moved: -1 for neither reading, 0 for
+    # (2) alone (no move made: the threats before a move, the gain after a check's
+    # reply). r is restored.
     cdef int out[32]
     cdef int n = attackers_of(r.squares, side, sq, out)
-    cdef int i, a, kind, cap, mv, net, net2, best = 0
+    cdef int i, a, pc, kind, cap, mv, net, best = 0
+    cdef int value = cxa_value(r.squares[sq], sq, side)
     if cxa_gain(r.squares[sq], sq, side) == 0:
         return 0        # a pawn at home is no target (1999 25.3, 29.3)
     for i in range(n):
@@ -186,19 +216,33 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
         cap = make_move(r, mv)
         net = cxa_value(cap, sq, side) - cxa_see(r, sq, 1 - side, CXA_SEE_FULL, side)
         unmake_move(r, mv, cap)
-        if (net > best and a == moved
-                and cxa_value(r.squares[sq], sq, side) == cxa_value(r.squares[a], a, side)
-                and capture_legal(r, sq, a)):
-            # The moved piece attacks a piece of equal value that can take it back: an
-            # exchange offer (兑) when that piece's side loses nothing by taking.
-            mv = sq | (a << 8)
-            cap = make_move(r, mv)
-            net2 = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
-            unmake_move(r, mv, cap)
-            if net2 >= 0:
-                continue
         if net > best:
             best = net
+    if moved < 0 or best == 0:
+        return best
+    for i in range(n):
+        a = out[i]
+        pc = r.squares[a]
+        kind = slot_kind(pc)
+        if (kind == 0 or kind == 6 or cxa_value(pc, a, side) != value
+                or not capture_legal(r, a, sq) or not capture_legal(r, sq, a)):
+            continue
+        mv = sq | (a << 8)
+        cap = make_move(r, mv)
+        net = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
+        unmake_move(r, mv, cap)
+        if net < 0:
+            continue    # taking the equal piece back loses: no even exchange offered
+        if a != moved and not cxa_rooted(r, a, sq):
+            continue    # an unprotected piece uncovered to an equal one: a chase
+        # Without the equal piece, is there still a gain? If not, the move offers it.
+        r.squares[a] = 0
+        r.piece_square[pc] = 0
+        net = cxa_win(r, sq, side, -1)
+        r.squares[a] = pc
+        r.piece_square[pc] = a
+        if net == 0:
+            return 0
     return best
 
 
@@ -215,7 +259,8 @@ cdef inline unsigned int cxa_targets(BoardState* r, int side, int moved) noexcep
 
 cdef inline int cxa_best_gain(BoardState* r, int side, int* target) noexcept nogil:
     # The most side wins by taking one enemy piece (0 if nothing); target gets that
-    # piece's slot (0 if nothing).
+    # piece's slot (0 if nothing). A 少根 gain that rests on an equal piece the target
+    # may take back evenly is no gain here either (cxa_win's second reading).
     cdef int enemy = 32 - 16 * side, j, v, g, best = 0
     target[0] = 0
     for j in range(1, 16):
