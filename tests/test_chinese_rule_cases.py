@@ -279,7 +279,9 @@ CHINESE_MISSES = {
     "cxa2020-ref49": f"{ONE_DEEP}: Red's horse moves (the second keeps a cannon on its "
     "line) are both judged idle since issue 31's readings (R idle idle, B chase chase): "
     "Black loses",
-    "cxa2020-ref50": f"{ONE_DEEP}: as 参考图49 (R idle idle, B chase chase): Black loses",
+    "cxa2020-ref50": f"{ONE_DEEP}: Red's horse moves judged idle as in 参考图49; Black's "
+    "c5b5 is now the book's 兑 (reading 15: the rook's 少根 gain rests on a like rook) "
+    "(R idle idle, B chase idle): draw",
 }
 
 
