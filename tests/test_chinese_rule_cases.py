@@ -280,7 +280,8 @@ CHINESE_MISSES = {
     "line) are both judged idle since issue 31's readings (R idle idle, B chase chase): "
     "Black loses",
     "cxa2020-ref50": f"{ONE_DEEP}: Red's horse moves judged idle as in 参考图49; Black's "
-    "c5b5 is now the book's 兑 (reading 15: the rook's 少根 gain rests on a like rook) "
+    "c5b5 is now the book's 兑 (reading 15: the rook's 少根 gain on the b6 horse rests on "
+    "the d5 horse, which the b6 horse attacks back) "
     "(R idle idle, B chase idle): draw",
 }
 
