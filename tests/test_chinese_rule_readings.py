@@ -204,3 +204,152 @@ def test_a_mate_threat_and_a_new_check_win_both_count() -> None:
         "4kab2/4a4/4b1n1r/3N2R1p/6p2/3r5/2P3c1P/N3B4/8R/3AKAB2 w - - 0 1", "d6f5 d4f4 f5d6 f4d4"
     )
     assert got == ("draw", Termination.REPETITION)
+
+
+# Issue 31. Reading: a pawn that has not crossed the river is no material, so never a
+# chase target (1999 25.3: "帅(将)、未过河兵(卒)，不算子力"; 29.3: the target of a chase
+# has material value).
+
+
+def test_a_rook_attacking_pawns_at_home_in_turn_is_idle() -> None:
+    """The issue's example. Black: king d9, rook a7. Red: king e0, advisors d0 f0,
+    elephants c0 g0, pawns a3 i3 (on their own side of the river). Black a7i7 attacks
+    the i3 pawn, i7a7 the a3 pawn; Red's advisor d0e1, e1d0 attacks nothing.
+
+    Neither pawn has crossed: no material, no target; every move of both sides is idle,
+    a draw (1999 26.2). Counting a pawn at home as a target, Black would chase with
+    every move (長捉 of several pieces, 2020 24.11) and lose.
+    """
+    got = chinese_ruling("3k5/9/r8/9/9/9/P7P/9/9/2BAKAB2 b - - 0 1", "a7i7 d0e1 i7a7 e1d0")
+    assert got == ("draw", Termination.REPETITION)
+
+
+def test_a_rook_attacking_crossed_pawns_in_turn_chases() -> None:
+    """The control: the same pattern with Red's pawns across the river (a6, i6), where
+    nothing protects them. Each rook move (a3i3, i3a3) attacks an unprotected crossed
+    pawn, material it could not take before: a new chase each time, 长捉 of several
+    pieces (2020 24.11). Red's advisor moves are idle: Black loses."""
+    got = chinese_ruling("3k5/9/9/P7P/9/9/r8/9/9/2BAKAB2 b - - 0 1", "a3i3 d0e1 i3a3 e1d0")
+    assert got == ("black-loses", Termination.PERPETUAL_CHASE)
+
+
+# Issue 31. Reading: a move that answers a check chases only what could not be taken
+# before the check (2020 26.1.4): a capture that existed before the check, and was only
+# made illegal by it, is not new when the answer makes it legal again.
+
+
+def test_a_capture_that_existed_before_the_check_is_no_new_chase() -> None:
+    """A position built from the clause. Red: king d0, rook a5, crossed pawn c5, horse
+    h2. Black: king f9, cannon e5, horse g4. The cycle: Red a5a9 (check along the ninth
+    rank), Black e5e9 (the cannon blocks), Red a9a5, Black e9e5.
+
+    - a5a9: check. a9a5: the rook attacks nothing (the c5 pawn blocks the rank): idle.
+    - e5e9: after the block the g4 horse may take the unprotected h2 horse again. It
+      could before the check (with the rook on a5); in check the capture was illegal.
+      Not new (2020 26.1.4): idle. The cannon's own attacks from e9 are pinned.
+    - e9e5: the cannon attacks the a5 rook over the c5 pawn, which it did not from e9:
+      a chase.
+
+    Red: a check and an idle move; Black: an idle move and a chase. Both allowed, a
+    draw. Judging the block against the position in check alone, e5e9 would chase the
+    horse and Black, chasing with every move, would lose.
+    """
+    got = chinese_ruling("5k3/9/9/9/R1P1c4/6n2/9/7N1/9/3K5 w - - 0 1", "a5a9 e5e9 a9a5 e9e5")
+    assert got == ("draw", Termination.REPETITION)
+
+
+# Issue 31. Reading: a chase is a gain through the whole exchange on the target's square
+# (1999 29.1 "通过完整交换过程得子"); a piece with fewer real protectors than attackers
+# is under-protected (少根) and counts as unprotected (1999 28.16, 29.3).
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "loser"),
+    [
+        ("5k3/9/9/1n5n1/2r6/2N3N2/9/9/9/2RK2R2 b - - 0 1", "c5g5 d0d1 g5c5 d1d0", "black-loses"),
+        ("2rk2r2/9/9/9/2n3n2/2R6/1N5N1/9/9/5K3 w - - 0 1", "c4g4 d9d8 g4c4 d8d9", "red-loses"),
+    ],
+    ids=["black-chases", "red-chases"],
+)
+def test_a_rook_joining_a_horse_against_a_once_protected_horse_chases(
+    fen: str, moves: str, loser: str
+) -> None:
+    """A position built from the clauses, and the same with the colours swapped.
+
+    Red: king d0, rooks c0 g0, horses c4 g4. Black: king f9, horses b6 h6, rook c5.
+    Black's rook shuttles c5g5, g5c5; Red's king d0d1, d1d0.
+
+    - On g5 the rook joins the h6 horse against the g4 horse, which only the g0 rook
+      protects. The whole exchange: the horse takes the horse, and if the g0 rook takes
+      back the black rook takes it, so Red does not and Black is a horse up. A gain,
+      and new (the h6 horse alone only trades horse for horse): a chase. On c5 the same
+      against the c4 horse (the b6 horse and the c0 rook): a chase.
+    - Red's king moves attack nothing: idle.
+
+    Black chases with every move (长捉 of several pieces, 2020 24.11) and Red idles:
+    Black loses. Judged one recapture deep, no rook move wins anything (a horse for a
+    horse, or a rook for a horse) and the cycle is a draw.
+    """
+    assert chinese_ruling(fen, moves) == (loser, Termination.PERPETUAL_CHASE)
+
+
+# Issue 31, item 4, as the book rules it. Reading: a move that attacks a piece of equal
+# value which can take the mover back, when its side loses nothing by taking, offers an
+# exchange (兑, 1999 28.5) and is idle, even when the attacked piece is unprotected and
+# the mover protected: the book's 参考图5 and 参考图9 (长兑, both judged idle) are exactly
+# that pattern. The issue's reading (a chase: 1999 细则5 "捉兼兑按捉") would rule both
+# of them against the book, so it is not taken (see the report of issue 31).
+
+
+def test_offering_a_rook_to_an_unprotected_rook_is_an_exchange_offer() -> None:
+    """A position built from the book's 长兑 pattern. Red: king d0, rooks a4 c4. Black:
+    king f9, rook b5, cannon a7. Red a4b4, Black f9f8, Red b4a4, Black f8f9.
+
+    - a4b4: the rook attacks the unprotected b5 rook and is itself attacked by it,
+      protected by the c4 rook: if Black takes, Red takes back, rook for rook. An
+      exchange offer (兑): idle, as the book judges 参考图9's rook moves.
+    - b4a4: the rook attacks the unprotected a7 cannon (up the open a-file), which it
+      did not from b4: a chase.
+    - Black's king moves: idle.
+
+    Red: an idle move and a chase, allowed; Black idle: a draw. Counted as a chase
+    (捉兼兑), a4b4 would make Red's every move a chase, and Red would lose.
+    """
+    got = chinese_ruling("5k3/9/c8/9/1r7/R1R6/9/9/9/3K5 w - - 0 1", "a4b4 f9f8 b4a4 f8f9")
+    assert got == ("draw", Termination.REPETITION)
+
+
+# Issue 31, the exchange offer and the whole exchange together. Reading 15 of the case
+# README: a 少根 gain (1999 28.16, 29.1) that rests on an attacker of equal value which
+# the target may take back at once without loss is an exchange offer (兑, 1999 28.5
+# "走子可与同等子力互换吃去"): the target's side answers by the even exchange, so its
+# root is a real one and nothing is chased. The book's 图21 and 参考图4 (both 兑) are that
+# pattern; the positions below are built from the clauses, with the same pieces as the
+# 少根 test above.
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves"),
+    [
+        ("5k3/9/9/9/n1r5n/2N3N2/9/9/9/2RK2R2 b - - 0 1", "c5g5 d0d1 g5c5 d1d0"),
+        ("2rk2r2/9/9/9/2n3n2/N1R5N/9/9/9/5K3 w - - 0 1", "c4g4 d9d8 g4c4 d8d9"),
+    ],
+    ids=["black-offers", "red-offers"],
+)
+def test_a_joint_attack_resting_on_a_like_piece_is_an_exchange_offer(fen: str, moves: str) -> None:
+    """Red: king d0, rooks c0 g0, horses c4 g4. Black: king f9, horses a5 i5, rook c5.
+    Black's rook shuttles c5g5, g5c5; Red's king d0d1, d1d0 (and the same with the
+    colours swapped).
+
+    - c5g5: the rook joins the i5 horse against the g4 horse, which only the g0 rook
+      protects, as in the 少根 test above. But here the g4 horse attacks the i5 horse
+      too (its leg h4 is free): Red, to move, takes it and the rook takes back, horse
+      for horse. The gain rests on a like piece that the target may exchange evenly,
+      and without that horse the rook alone wins nothing (the g0 rook takes back): an
+      exchange offer (兑), idle. g5c5 is the same against the c4 horse (the a5 horse,
+      the c0 rook). Red's king moves are idle: a draw.
+    - Counted as 少根 chases (the whole exchange alone), every rook move would chase a
+      new piece and the rook's side would lose; where the target cannot take the like
+      piece back (the 少根 test above: the rook stands on the horse's leg) it does.
+    """
+    assert chinese_ruling(fen, moves) == ("draw", Termination.REPETITION)

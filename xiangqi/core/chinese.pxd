@@ -5,10 +5,14 @@
 # Map (one line per function; [rules]; everything but cxa_outcome_code's cheap tests runs
 # only when a repetition is judged):
 #   cxa_value(pc, sq, chaser)           material value on the book's scale (1999 25.3)
+#   cxa_gain(pc, sq, chaser)            its worth as a chase target (a pawn at home: 0)
 #   cxa_see(r, sq, side, depth, chaser) what side wins by a capture sequence on sq (>= 0)
+#   cxa_rooted(r, a, sq)               may the piece on sq be taken back after a takes it
 #   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
+#                                       (less the exchange offers: 兑)
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
 #   cxa_best_gain(r, side, target)      the most side wins by taking one piece next move
+#   cxa_check_net(r, side, depth, won)  what side surely wins through a check (series)
 #   cxa_check_wins(r, side)             pieces side wins through a check (将军得子)
 #   cxa_mates(r, side, depth)           side mates by checks within depth of its moves (杀)
 #   cxa_threats(r, side, moved)         cxa_targets and cxa_check_wins together
@@ -33,17 +37,22 @@
 #                 defence considered (2020 24.2 "a check or a series of checks"; the
 #                 README's reading 3: mate in one, two or three).
 #   捉 chase      with the mover to move again, it wins material next move: some enemy
-#                 piece (not the king; pawns at home count, worth least) that a piece of
+#                 piece (not the king; pawns at home are no material) that a piece of
 #                 the mover other than the king and the pawns (their own attacks are
-#                 idle: 1999 27.1, 27.2) may legally take, for more than it loses if the
-#                 piece's side can legally take back (unprotected, a fake root, a
-#                 stronger piece); or a check after which every reply leaves it such a
-#                 gain (将军得子). The chase must be new: a piece won after the move,
-#                 by a capture or through a check, that was not won before it (从捉到捉
-#                 is idle: 1999 细则2, 细则6); a check-win counts by the pieces it wins
+#                 idle: 1999 27.1, 27.2) may legally take, for more than the whole
+#                 exchange on that square then costs (unprotected, a fake root, a
+#                 stronger piece, fewer defenders than attackers: 少根, a joint attack);
+#                 or a check after which every reply leaves it such a gain (将军得子).
+#                 The chase must be new: a piece won after the move, by a capture or
+#                 through a check, that was not won before it (从捉到捉 is idle: 1999
+#                 细则2, 细则6; for a move answering a check, what could be won before
+#                 the check is not new either: 2020 26.1.4); a check-win counts by the
+#                 pieces it wins
 #                 (the one the check takes, and the one the best exchange takes after
-#                 each reply), so a check-win of another piece is a new chase. The
-#                 moved piece offering an even exchange of like pieces (兑) chases nothing.
+#                 each reply), so a check-win of another piece is a new chase. An
+#                 exchange offer (兑) chases nothing: the moved piece offered for a like
+#                 one, or a 少根 gain resting on a like piece the target may take back
+#                 evenly (cxa_win).
 #                 Gains are counted on the book's scale (cxa_value), where a crossed
 #                 pawn's value floats: a pawn for a horse or cannon is even, a pawn for a
 #                 rook gains (1999 细则10; 2020 图24).
@@ -55,10 +64,18 @@
 # checked with every move while the other did not loses in any case (1999 26.1);
 # otherwise one side forbidden and the other not: the forbidden side loses; both or
 # neither: a draw.
-# Simplified: exchanges are judged one recapture deep (so 少根 and joint attacks on a
-# protected piece are not chases); the defensive key point (1999 27.3); the pawn's
-# attacks in mutual perpetual attacks (1999 细则11); the book's long sequences without a
-# threefold repetition; spans longer than CXA_MAX_SPAN plies are judged for checks only.
+# Issue 31: a pawn that has not crossed the river is no target (1999 25.3, 29.3:
+# cxa_gain); a gain is the target's value less the whole exchange on its square (1999
+# 28.16, 29.1: cxa_see to CXA_SEE_FULL, so 少根 and joint attacks chase); a move that
+# answers a check chases only what could not be taken before the check (2020 26.1.4:
+# cxa_classify also counts the threats before the checking move as old); a 少根 gain
+# that rests on a like piece the target may take back evenly, or the moved piece offered
+# for a like one, is an exchange offer (1999 28.5, 28.16: cxa_win).
+# Simplified: check-wins by one check only (CXA_CHECK_DEPTH; two finds 图16's 抽车 but
+# also rules 图5's old capture a chase); the defensive key
+# point (1999 27.3); the pawn's attacks in mutual perpetual attacks (1999 细则11); the
+# book's long sequences without a threefold repetition; spans longer than CXA_MAX_SPAN
+# plies are judged for checks only.
 
 from xiangqi.core.attacks cimport attackers_of, on_own_half, slot_kind
 from xiangqi.core.history cimport PlyRecord
@@ -89,6 +106,7 @@ cdef enum:
 
 cdef enum:
     CXA_MATE_DEPTH = 3      # moves of the mating side searched for a mate threat
+    CXA_CHECK_DEPTH = 1     # checks in a series searched for a check that wins material
     CXA_SEE_FULL = 64       # depth of a whole exchange sequence (more than the pieces)
     CXA_MAX_SPAN = 512      # longest span analysed for mate threats and chases (plies)
 
@@ -112,6 +130,15 @@ cdef inline int cxa_value(int pc, int sq, int chaser) noexcept nogil:
             return 1
         return 4 if (pc >> 4) - 1 == chaser else 2
     return 2
+
+
+cdef inline int cxa_gain(int pc, int sq, int chaser) noexcept nogil:
+    # What winning the piece pc on sq is worth to `chaser` as a chase target: its value
+    # (cxa_value), but nothing for a pawn that has not crossed the river, which is no
+    # material (1999 25.3, 29.3).
+    if slot_kind(pc) == 6 and on_own_half(sq, (pc >> 4) - 1):
+        return 0
+    return cxa_value(pc, sq, chaser)
 
 
 cdef inline int cxa_see(BoardState* r, int sq, int side, int depth, int chaser) noexcept nogil:
@@ -139,35 +166,83 @@ cdef inline int cxa_see(BoardState* r, int sq, int side, int depth, int chaser) 
     return gain if gain > 0 else 0
 
 
+cdef inline bint cxa_rooted(BoardState* r, int a, int sq) noexcept nogil:
+    # Has the piece on sq a root against the piece on a: after a takes it, may its side
+    # take back on sq? r is restored.
+    cdef int out[32]
+    cdef int mv = a | (sq << 8), cap, n, i
+    cdef bint found = 0
+    cap = make_move(r, mv)
+    n = attackers_of(r.squares, (cap >> 4) - 1, sq, out)
+    for i in range(n):
+        if capture_legal(r, out[i], sq):
+            found = 1
+            break
+    unmake_move(r, mv, cap)
+    return found
+
+
 cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nogil:
     # What side wins by taking the enemy piece on sq next move (>= 0): the best, over
     # side's attackers other than the king and the pawns (their own attacks are idle)
-    # that may legally take, of the piece's value less the attacker's when the piece's
-    # side can legally take back (a fake root does not count; the exchange is judged one
-    # recapture deep). The piece that just moved (on `moved`, 0 for none) does not count
-    # as an attacker when the piece is of its kind and can take it without loss: that
-    # is an exchange offer (兑). r is restored.
+    # that may legally take, of the piece's value less what the whole exchange on sq
+    # then costs (cxa_see: every attacker of both sides, the king and pawns included, so
+    # a piece attacked by more pieces than defend it, 少根, or jointly by several, can be
+    # won: 1999 28.16, 29.1 "完整交换过程得子"). A pawn that has not crossed the river is
+    # no target. Exchange offers (兑, 1999 28.5 "走子可与同等子力互换吃去") win nothing:
+    # when an attacker worth as much as the piece (同等子力: a rook for a rook, a horse
+    # for a cannon, an advisor for an elephant) may be taken back by it without loss on
+    # the whole exchange there, and without that attacker nothing is won, there is no
+    # gain if (1) that attacker is the piece that just moved (on `moved`): the move
+    # offers it, even to an unprotected piece (2020 参考图5, 9: 长兑); or (2) the piece
+    # has a root against it: a 少根 gain that rests on a like piece the target may
+    # exchange is no 少根 (1999 28.16; 2020 图21, 参考图4). An unprotected piece
+    # uncovered to a like one (2020 图25) and a gain that stays without the like piece
+    # (2020 图11: 捉兼兑按捉, 1999 细则5) are chases. moved: -1 for neither reading, 0 for
+    # (2) alone (no move made: the threats before a move, the gain after a check's
+    # reply). r is restored.
     cdef int out[32]
     cdef int n = attackers_of(r.squares, side, sq, out)
-    cdef int i, a, kind, cap, mv, net, best = 0
+    cdef int i, a, pc, kind, cap, mv, net, best = 0
+    cdef int value = cxa_value(r.squares[sq], sq, side)
+    if cxa_gain(r.squares[sq], sq, side) == 0:
+        return 0        # a pawn at home is no target (1999 25.3, 29.3)
     for i in range(n):
         a = out[i]
         kind = slot_kind(r.squares[a])
         if kind == 0 or kind == 6 or not capture_legal(r, a, sq):
             continue
-        if a == moved and slot_kind(r.squares[sq]) == kind and capture_legal(r, sq, a):
-            mv = sq | (a << 8)
-            cap = make_move(r, mv)
-            net = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
-            unmake_move(r, mv, cap)
-            if net >= 0:
-                continue
         mv = a | (sq << 8)
         cap = make_move(r, mv)
-        net = cxa_value(cap, sq, side) - cxa_see(r, sq, 1 - side, 1, side)
+        net = cxa_value(cap, sq, side) - cxa_see(r, sq, 1 - side, CXA_SEE_FULL, side)
         unmake_move(r, mv, cap)
         if net > best:
             best = net
+    if moved < 0 or best == 0:
+        return best
+    for i in range(n):
+        a = out[i]
+        pc = r.squares[a]
+        kind = slot_kind(pc)
+        if (kind == 0 or kind == 6 or cxa_value(pc, a, side) != value
+                or not capture_legal(r, a, sq) or not capture_legal(r, sq, a)):
+            continue
+        mv = sq | (a << 8)
+        cap = make_move(r, mv)
+        net = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
+        unmake_move(r, mv, cap)
+        if net < 0:
+            continue    # taking the equal piece back loses: no even exchange offered
+        if a != moved and not cxa_rooted(r, a, sq):
+            continue    # an unprotected piece uncovered to an equal one: a chase
+        # Without the equal piece, is there still a gain? If not, the move offers it.
+        r.squares[a] = 0
+        r.piece_square[pc] = 0
+        net = cxa_win(r, sq, side, -1)
+        r.squares[a] = pc
+        r.piece_square[pc] = a
+        if net == 0:
+            return 0
     return best
 
 
@@ -184,7 +259,8 @@ cdef inline unsigned int cxa_targets(BoardState* r, int side, int moved) noexcep
 
 cdef inline int cxa_best_gain(BoardState* r, int side, int* target) noexcept nogil:
     # The most side wins by taking one enemy piece (0 if nothing); target gets that
-    # piece's slot (0 if nothing).
+    # piece's slot (0 if nothing). A 少根 gain that rests on an equal piece the target
+    # may take back evenly is no gain here either (cxa_win's second reading).
     cdef int enemy = 32 - 16 * side, j, v, g, best = 0
     target[0] = 0
     for j in range(1, 16):
@@ -197,33 +273,40 @@ cdef inline int cxa_best_gain(BoardState* r, int side, int* target) noexcept nog
     return best
 
 
-cdef inline unsigned int cxa_check_wins(BoardState* r, int side) noexcept nogil:
-    # With side to move: the enemy pieces (bit per slot) it wins through a check after
-    # which every reply leaves it a material gain (what the check took, less what the
-    # reply took, plus the best exchange next): the piece the check took and, for each
-    # reply, the piece the best exchange then takes. A check with no reply is a mate,
-    # judged as a mate threat instead. r is restored.
+cdef inline int cxa_check_net(BoardState* r, int side, int depth, unsigned int* won) noexcept nogil:
+    # With side to move: the most it surely wins through a check (0 if nothing): over its
+    # checks, the least over the replies of what the check took, less what the reply
+    # took, plus the best that follows (one capture, cxa_best_gain, or, depth > 1, a
+    # further check: a series of checks, 1999 29.1). won gets the pieces (bit per enemy
+    # slot) of every check that wins: the one it took and those taken after each reply.
+    # A check with no reply is a mate, judged as a mate threat instead. r is restored.
     cdef int moves[MAX_MOVES]
     cdef int replies[MAX_MOVES]
-    cdef int n, m, i, k, cap, cap2, net, worst, target, saved = r.side
-    cdef unsigned int won, found = 0
+    cdef int n, m, i, k, cap, cap2, net, deeper, worst, target, best = 0, saved = r.side
+    cdef unsigned int got, more
     r.side = side
     n = generate_legal_moves(r, moves)
     for i in range(n):
         cap = make_move(r, moves[i])
         if in_check(r, 1 - side):
             m = generate_legal_moves(r, replies)
-            worst = -1
-            won = 0
+            worst = 0
+            got = 0
             if m:
                 worst = 1000
                 for k in range(m):
                     cap2 = make_move(r, replies[k])
                     net = cxa_best_gain(r, side, &target)
                     if target:
-                        won |= 1u << target
+                        got |= 1u << target
+                    if depth > 1:
+                        more = 0
+                        deeper = cxa_check_net(r, side, depth - 1, &more)
+                        if deeper > net:
+                            net = deeper
+                            got |= more
                     if cap:
-                        net += cxa_value(cap, moves[i] >> 8, side)
+                        net += cxa_gain(cap, moves[i] >> 8, side)
                     if cap2:
                         net -= cxa_value(cap2, replies[k] >> 8, side)
                     unmake_move(r, replies[k], cap2)
@@ -232,11 +315,21 @@ cdef inline unsigned int cxa_check_wins(BoardState* r, int side) noexcept nogil:
                     if worst <= 0:
                         break
             if worst > 0:
-                if cap:
-                    won |= 1u << (cap & 15)
-                found |= won
+                if cap and cxa_gain(cap, moves[i] >> 8, side):
+                    got |= 1u << (cap & 15)
+                won[0] |= got
+                if worst > best:
+                    best = worst
         unmake_move(r, moves[i], cap)
     r.side = saved
+    return best
+
+
+cdef inline unsigned int cxa_check_wins(BoardState* r, int side) noexcept nogil:
+    # With side to move: the enemy pieces (bit per slot) it wins through a check or a
+    # series of at most CXA_CHECK_DEPTH checks (cxa_check_net). r is restored.
+    cdef unsigned int found = 0
+    cxa_check_net(r, side, CXA_CHECK_DEPTH, &found)
     return found
 
 
@@ -318,6 +411,12 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
             # A king move answering a check is idle whatever it threatens (2020 图17).
             king_reply = plies[i - 1].check and slot_kind(r.squares[mv & 255]) == 0
             before = 0 if king_reply else cxa_threats(&r, mover, 0)
+            if plies[i - 1].check and not king_reply and i - 1 > 0:
+                # The move answers a check: what the mover could win before the check
+                # was given does not become new by the answer (2020 26.1.4).
+                unmake_move(&r, plies[i - 1].move, plies[i - 1].captured)
+                before |= cxa_threats(&r, mover, 0)
+                make_move(&r, plies[i - 1].move)
             make_move(&r, mv)
             if king_reply:
                 kind = CXA_IDLE
@@ -325,6 +424,7 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
                 kind = CXA_MATE
             elif cxa_threats(&r, mover, mv >> 8) & ~before:
                 kind = CXA_CHASE
+
             else:
                 kind = CXA_IDLE
             unmake_move(&r, mv, plies[i].captured)
