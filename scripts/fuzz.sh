@@ -6,6 +6,12 @@
 #             (corpus fuzz/corpus_records/, seeds fuzz/seeds_records/)
 #   engine    fuzz/fuzz_engine.py: the engine client's line parsers (info, option, id,
 #             bestmove in every dialect); corpus fuzz/corpus_engine/, seeds fuzz/seeds_engine/
+#   roundtrip fuzz/fuzz_roundtrip.py: random game trees (null moves, variations, comments, NAGs,
+#             odd tags) through every writer (PGN in four notations, XQF, DhtmlXQ) and back
+#             (corpus fuzz/corpus_roundtrip/, seeds fuzz/seeds_roundtrip/)
+#   convert   fuzz/fuzz_convert.py: `xiangqi convert` under hostile paths (output = input, links,
+#             directories, odd names, unreadable input); no file lost, one error line
+#             (corpus fuzz/corpus_convert/, seeds fuzz/seeds_convert/)
 # Corpora are git-ignored; crash inputs go to build/fuzz/. Replay one with:
 # python fuzz/fuzz_<target>.py FILE
 #
@@ -29,7 +35,8 @@ if ! python -c "import atheris" 2>/dev/null; then
     echo "== installing atheris"
     python -m pip install --quiet atheris
 fi
-mkdir -p fuzz/corpus fuzz/corpus_records fuzz/corpus_engine build/fuzz
+mkdir -p fuzz/corpus fuzz/corpus_records fuzz/corpus_engine fuzz/corpus_roundtrip fuzz/corpus_convert \
+    build/fuzz
 
 args=("$@")
 if [ ${#args[@]} -eq 0 ]; then
@@ -88,13 +95,15 @@ assert c.__file__.startswith(sys.argv[1]), c.__file__; print('fuzzing', c.__file
 esac
 
 status=0
-for target in ${FUZZ_TARGETS:-position records engine}; do
+for target in ${FUZZ_TARGETS:-position records engine roundtrip convert}; do
     case "$target" in
     position) dirs=(fuzz/corpus fuzz/seeds) ;;
     records) dirs=(fuzz/corpus_records fuzz/seeds_records) ;;
     engine) dirs=(fuzz/corpus_engine fuzz/seeds_engine) ;;
+    roundtrip) dirs=(fuzz/corpus_roundtrip fuzz/seeds_roundtrip) ;;
+    convert) dirs=(fuzz/corpus_convert fuzz/seeds_convert) ;;
     *)
-        echo "error: unknown fuzz target '$target' (position, records, engine)" >&2
+        echo "error: unknown fuzz target '$target' (position, records, engine, roundtrip, convert)" >&2
         exit 1
         ;;
     esac
