@@ -28,7 +28,7 @@ from pathlib import Path
 #: Hot routines by room (module name in the C name) that must not call Python.
 HOT: dict[str, set[str]] = {
     "state": {"clear_board", "make_move", "unmake_move"},
-    "book": {
+    "reference": {
         "save_move",
         "knight_move",
         "king_move",

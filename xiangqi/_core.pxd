@@ -9,7 +9,7 @@
 #                       movement rules as inline functions, each stated once
 #   core/state.pxd      BoardState (all state of one position), MAX_MOVES, OFF_BOARD;
 #                       clear_board, make_move, unmake_move (shared by every path)
-#   core/book.pxd       the book's routines over typed memoryviews: KnightMove ..
+#   core/reference.pxd       the book's routines over typed memoryviews: KnightMove ..
 #                       PawnMove, Check, the legal SaveMove, the book perft [book reference]
 #   core/movegen.pxd    the fast generator, in_check, the threat map, legal filtering [fast]
 #   core/validator.pxd  ElephantEye's single-move validator and its own tables [validator]
@@ -32,7 +32,7 @@
 #
 # Three paths exist on purpose: the book reference (the port, readable), the fast
 # path (what the API uses) and the validator (an independent second algorithm);
-# tests set each against the others. Outside the two oracles (book.pxd, validator.pxd)
+# tests set each against the others. Outside the two oracles (reference.pxd, validator.pxd)
 # each movement rule is stated once, in tables.pxd (its XQ_* macros, which build the
 # tables, and its rule functions: horse_leg, elephant_eye, own_half, in_palace,
 # first_piece, pawn_forward); the rooms call those. The specialised copies kept for

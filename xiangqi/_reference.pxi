@@ -1,7 +1,7 @@
 # The book's reference path and its tables, for tests only: internal entry points, not
 # part of the production API. Included by _core.pyx (one extension; see its docstring).
 
-from xiangqi.core.book cimport (
+from xiangqi.core.reference cimport (
     REFERENCE_MAX_DEPTH, View, book_check, generate_legal_book, perft_book,
 )
 from xiangqi.core.state cimport BoardState, MAX_MOVES
@@ -16,7 +16,7 @@ from xiangqi.core.validator cimport EE_HORSE_PIN, EE_IN_FORT, EE_LEGAL_SPAN
 # ---------------------------------------------------------------------------
 # The book's reference path, for tests only: internal entry points, not part of
 # the production API (Board has no book= switches). Each makes the typed
-# memoryviews of the board and piece list once and hands them to book.pxd.
+# memoryviews of the board and piece list once and hands them to reference.pxd.
 # ---------------------------------------------------------------------------
 
 cdef inline View board_view(BoardState* st):

@@ -4,7 +4,7 @@
 #
 # It works on `BoardState*` pointers, not memoryviews: the batch call copies
 # thousands of states without the GIL, and perft walks millions of nodes; a view per
-# state would cost an acquisition each (the book path, book.pxd, takes views).
+# state would cost an acquisition each (the book path, reference.pxd, takes views).
 #
 # Map (one line per function; all [fast]):
 #   is_piece(pc, opp, first, slots)   pc is one of opp's pieces in those slots

@@ -10,7 +10,7 @@
 #                                        otherwise every leaf is made and unmade
 #   poll_signals()                       take the GIL for a moment, run Python's signal
 #                                        handlers (Ctrl-C), say whether one raised
-# The book's perft (perft_book) is the reference path and lives in book.pxd.
+# The book's perft (perft_book) is the reference path and lives in reference.pxd.
 #
 # Stack use: perft does not recurse. It walks the tree with an explicit stack of Ply
 # records that the caller allocates on the heap (depth of them), so its C stack use is

@@ -172,7 +172,7 @@ cdef extern from *:
 # The generator, the threat map, the attack and pin queries (attacks.pxd), the chase
 # judges (judge.pxd, chase.pxd, chinese.pxd) and the RL action space (rl.pxd) state a rule only by
 # these functions or by the tables above, which are built from the XQ_* macros (one
-# macro per rule). The two deliberate oracles keep their own: book.pxd (the book's
+# macro per rule). The two deliberate oracles keep their own: reference.pxd (the book's
 # routines, over these tables but in its own code) and validator.pxd (ElephantEye's
 # tables and arithmetic). All take 16x16 squares 0..255.
 
