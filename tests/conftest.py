@@ -3,6 +3,7 @@ move-list comparison, and the rule-book cycles on which the two rule sets disagr
 
 from __future__ import annotations
 
+import signal
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -152,3 +153,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("ray") is not None:
             item.add_marker(skip)
+
+
+#: Signals whose handlers the match runner, the engine client and Ray set and must put back.
+_GUARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_are_put_back():  # type: ignore[no-untyped-def]
+    """A test that leaves another handler for Ctrl-C, SIGTERM or SIGHUP fails here: a later
+    test that interrupts the main thread (perft's Ctrl-C tests) would otherwise never stop."""
+    before = {number: signal.getsignal(number) for number in _GUARDED_SIGNALS}
+    yield
+    after = {number: signal.getsignal(number) for number in _GUARDED_SIGNALS}
+    for number, handler in before.items():
+        if after[number] is not handler:
+            signal.signal(number, handler)  # put it back, so only this test fails
+    changed = [signal.Signals(n).name for n in before if after[n] is not before[n]]
+    assert not changed, f"the test left other handlers for {changed}"
