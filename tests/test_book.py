@@ -15,6 +15,7 @@ import sqlite3
 import struct
 import subprocess
 import sys
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -565,9 +566,15 @@ def test_an_sqlite_file_that_is_no_book(tmp_path: Path) -> None:
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # The xiangqi this test imports (a checkout's build, or the installed wheel when the
+    # sdist's tests run against it), from a directory that holds no other xiangqi.
+    env = {**os.environ, "PYTHONPATH": str(Path(xiangqi.__file__).resolve().parent.parent)}
     return subprocess.run(
-        [sys.executable, "-m", "xiangqi", *args], capture_output=True, text=True, env=env
+        [sys.executable, "-m", "xiangqi", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tempfile.gettempdir(),
     )
 
 

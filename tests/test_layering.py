@@ -137,6 +137,10 @@ def import_graph() -> dict[str, set[str]]:
         targets = {a or b for a, b in _CYTHON_IMPORT.findall(text)}
         graph[name] = {t for t in targets if t in paths}
     modules = set(graph)
+    # An installed wheel has the compiled core but not its .pyx: it is a module all the same.
+    for so in PACKAGE.glob("_core*.so"):
+        graph.setdefault(f"xiangqi.{so.name.split('.')[0]}", set())
+    modules = set(graph)
     for name, path in paths.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
