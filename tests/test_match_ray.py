@@ -52,12 +52,19 @@ POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 def test_without_ray_the_command_says_how_to_install_it(tmp_path: Path) -> None:
     # -S: no site-packages, so no Ray (nor anything else installed): a Python without Ray
+    # and a path holding xiangqi alone: an installed wheel sits in site-packages beside Ray
+    alone = tmp_path / "path"
+    alone.mkdir()
+    (alone / "xiangqi").symlink_to(Path(xiangqi.__file__).resolve().parent)
+    work = tmp_path / "work"
+    work.mkdir()
     argv = [sys.executable, "-S", "-m", "xiangqi", "match", "--ray", "auto"]
     argv += ["--engine", str(FAIRY), "--engine", str(FAIRY), "--results", "r.json"]
-    proc = subprocess.run(argv, cwd=tmp_path, env=ENV, capture_output=True, text=True)
+    env = dict(os.environ, PYTHONPATH=str(alone))
+    proc = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True)
     assert proc.returncode == 2, proc.stderr
     assert "pip install 'xiangqi-rules[ray]'" in proc.stderr
-    assert list(tmp_path.iterdir()) == []  # refused before any file or engine
+    assert list(work.iterdir()) == []  # refused before any file or engine
 
 
 def test_importing_the_match_package_loads_no_ray() -> None:
