@@ -29,6 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from xiangqi import _core  # noqa: E402
+from xiangqi.engine import Limit, Mate, SimpleEngine  # noqa: E402
 from xiangqi.puzzles import position_of  # noqa: E402
 
 CASES = HERE.parent / "tests" / "data" / "xiangqibench" / "cases.jsonl"
@@ -58,54 +59,23 @@ def download_cases() -> list[dict[str, object]]:
 
 
 class Fairy:
-    """A Fairy-Stockfish process speaking UCI, variant xiangqi, one thread."""
+    """A Fairy-Stockfish process through the library's client, one thread."""
 
     def __init__(self, command: str) -> None:
-        self.proc = subprocess.Popen(
-            [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("uci")
-        self.until("uciok")
-        self.send("setoption name UCI_Variant value xiangqi")
-        self.send("setoption name Threads value 1")
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix: str) -> list[str]:
-        assert self.proc.stdout is not None
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise EOFError("Fairy-Stockfish exited")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
+        self.engine = SimpleEngine.popen_uci(command)
+        self.engine.configure({"Threads": 1})
 
     def go_mate(self, fen: str, moves: int) -> tuple[int | None, float]:
         """The mate score (moves; None if none) of `go mate moves`, and the seconds taken."""
-        self.send("ucinewgame")
-        self.send(f"position fen {fen}")
-        self.send("isready")
-        self.until("readyok")
+        pos = position_of(fen)
+        self.engine.ping()
         start = time.perf_counter()
-        self.send(f"go mate {moves}")
-        lines = self.until("bestmove")
+        score = self.engine.analyse(pos, Limit(mate=moves))["score"].relative
         elapsed = time.perf_counter() - start
-        scores = [line.split(" score ")[1].split()[:2] for line in lines if " score " in line]
-        if scores and scores[-1][0] == "mate":
-            return int(scores[-1][1]), elapsed
-        return None, elapsed
+        return (score.moves if isinstance(score, Mate) else None), elapsed
 
     def close(self) -> None:
-        self.send("quit")
-        self.proc.wait(timeout=10)
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is not None:
-                pipe.close()
+        self.engine.close()
 
 
 def main() -> int:

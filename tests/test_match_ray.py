@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +200,30 @@ def check_counted_once(data: dict[str, Any], pgn: str, games: int) -> None:
     assert results == [r["result"] for r in data["games"]]
 
 
+def match_while(kill: Callable[[threading.Event], None], games: int) -> tuple[dict[str, Any], str]:
+    """Two Fairy-Stockfish play `games` on the Ray cluster (st=0.05 a move, 30 plies: a
+    round lasts about 3 s) while kill(done) runs in a thread until done is set; the
+    results JSON and the PGN."""
+    done = threading.Event()
+    killer = threading.Thread(target=kill, args=(done,))
+    killer.start()
+    results, pgn = io.StringIO(), io.StringIO()
+    try:
+        run_match(
+            [f"name=a cmd={FAIRY}", f"name=b cmd={FAIRY}"],
+            games=games,
+            tc="st=0.05",
+            max_plies=30,
+            ray="auto",
+            results_out=results,
+            pgn_out=pgn,
+        )
+    finally:
+        done.set()
+        killer.join()
+    return json.loads(results.getvalue()), pgn.getvalue()
+
+
 @pytest.mark.ray
 def test_a_ray_match_is_a_local_match_plus_where_each_pair_ran(
     cluster: dict[str, Any], tmp_path: Path
@@ -238,9 +262,8 @@ def test_a_worker_killed_mid_round_gets_its_pair_played_again_and_counted_once(
 ) -> None:
     session = cluster["session_dir"]
     killed: dict[str, Any] = {}
-    done = threading.Event()
 
-    def kill_a_worker() -> None:  # SIGKILL the first worker seen in a round, 0.3 s into it
+    def kill_a_worker(done: threading.Event) -> None:  # the first seen in a round, 0.3 s in
         while not done.is_set():
             busy = {w: kids for w, kids in round_workers(session).items() if kids}
             if busy:
@@ -251,31 +274,15 @@ def test_a_worker_killed_mid_round_gets_its_pair_played_again_and_counted_once(
                 return
             time.sleep(0.02)
 
-    killer = threading.Thread(target=kill_a_worker)
-    killer.start()
-    results, pgn = io.StringIO(), io.StringIO()
-    try:  # st=0.05 a move and 30 plies: a round lasts about 3 s
-        run_match(
-            [f"name=a cmd={FAIRY}", f"name=b cmd={FAIRY}"],
-            games=8,
-            tc="st=0.05",
-            max_plies=30,
-            ray="auto",
-            results_out=results,
-            pgn_out=pgn,
-        )
-    finally:
-        done.set()
-        killer.join()
+    data, pgn = match_while(kill_a_worker, 8)
     assert killed, "no worker was seen playing a round"
-    data = json.loads(results.getvalue())
     retried = data["ray"]["retried"]
     assert len(retried) == 1 and retried[0]["attempt"] == 1, retried
     assert retried[0]["error"].startswith("WorkerCrashedError"), retried
     lost_round = retried[0]["round"]
     attempts = {r["round"]: r["attempt"] for r in data["games"]}
     assert attempts == {r: 2 if r == lost_round else 1 for r in range(1, 5)}
-    check_counted_once(data, pgn.getvalue(), 8)
+    check_counted_once(data, pgn, 8)
     assert data["totals"]["stopped"] == "complete"
     deadline = time.monotonic() + 10  # the dead worker's engines do not outlive it
     while time.monotonic() < deadline and any(map(_alive, killed["engines"])):
@@ -289,9 +296,8 @@ def test_an_engine_crashing_on_a_worker_loses_its_game_as_locally(
 ) -> None:
     session = cluster["session_dir"]
     killed: list[int] = []
-    done = threading.Event()
 
-    def kill_an_engine() -> None:
+    def kill_an_engine(done: threading.Event) -> None:
         while not done.is_set():
             for kids in round_workers(session).values():
                 engines = [p for p in kids if "fairy-stockfish" in _cmdline(p)]
@@ -302,29 +308,13 @@ def test_an_engine_crashing_on_a_worker_loses_its_game_as_locally(
                     return
             time.sleep(0.02)
 
-    killer = threading.Thread(target=kill_an_engine)
-    killer.start()
-    results, pgn = io.StringIO(), io.StringIO()
-    try:
-        run_match(
-            [f"name=a cmd={FAIRY}", f"name=b cmd={FAIRY}"],
-            games=4,
-            tc="st=0.05",
-            max_plies=30,
-            ray="auto",
-            results_out=results,
-            pgn_out=pgn,
-        )
-    finally:
-        done.set()
-        killer.join()
+    data, pgn = match_while(kill_an_engine, 4)
     assert killed
-    data = json.loads(results.getvalue())
     assert data["ray"]["retried"] == []  # the round went on: an engine is not a worker
     exits = [r for r in data["games"] if "engine exited" in r["reason"]]
     assert len(exits) == 1 and exits[0]["termination"] == "abandoned", data["games"]
     assert exits[0]["result"] in ("1-0", "0-1")
-    check_counted_once(data, pgn.getvalue(), 4)
+    check_counted_once(data, pgn, 4)
 
 
 @pytest.mark.ray

@@ -9,8 +9,6 @@ the round is played again on the head, and every pair is counted once.
 
 from __future__ import annotations
 
-import io
-import json
 import threading
 import time
 from collections.abc import Iterator
@@ -18,9 +16,9 @@ from typing import Any
 
 import pytest
 from test_engine_fairy import FAIRY, SKIP_REASON
-from test_match_ray import check_counted_once
+from test_match_ray import check_counted_once, match_while
 
-from xiangqi.match import distributed, run_match
+from xiangqi.match import distributed
 
 pytestmark = [pytest.mark.ray, pytest.mark.skipif(FAIRY is None, reason=SKIP_REASON)]
 
@@ -52,10 +50,9 @@ def test_a_node_lost_mid_match_gets_its_round_played_again_elsewhere(
     cluster, second = two_nodes
     lost = second.node_id  # Ray's node id of the second node
     head = cluster.head_node.node_id
-    done = threading.Event()
     when: list[float] = []
 
-    def kill_the_second_node() -> None:  # once it plays a round (its engines running)
+    def kill_the_second_node(done: threading.Event) -> None:  # once it plays a round
         while not done.is_set():
             if _busy(second):
                 time.sleep(0.5)
@@ -64,24 +61,8 @@ def test_a_node_lost_mid_match_gets_its_round_played_again_elsewhere(
                 return
             time.sleep(0.05)
 
-    killer = threading.Thread(target=kill_the_second_node)
-    killer.start()
-    results, pgn = io.StringIO(), io.StringIO()
-    try:
-        run_match(
-            [f"name=a cmd={FAIRY}", f"name=b cmd={FAIRY}"],
-            games=8,
-            tc="st=0.05",
-            max_plies=30,
-            ray="auto",
-            results_out=results,
-            pgn_out=pgn,
-        )
-    finally:
-        done.set()
-        killer.join()
+    data, pgn = match_while(kill_the_second_node, 8)
     assert when, "the second node never played a round"
-    data = json.loads(results.getvalue())
     retried = data["ray"]["retried"]
     assert retried and all(r["attempt"] == 1 for r in retried), retried
     # Ray's word for a lost worker or node, not a task's own error
@@ -90,7 +71,7 @@ def test_a_node_lost_mid_match_gets_its_round_played_again_elsewhere(
     for record in data["games"]:
         if record["round"] in again:  # played again, on the node still there
             assert record["attempt"] == 2 and record["node"] == head
-    check_counted_once(data, pgn.getvalue(), 8)
+    check_counted_once(data, pgn, 8)
     assert {n["node"] for n in data["ray"]["nodes"]} <= {head, lost}
 
 

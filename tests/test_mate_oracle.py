@@ -10,31 +10,15 @@ CI (tests/test_engine_fairy.py finds it the same way).
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_engine_fairy import FAIRY, SKIP_REASON
 
+from xiangqi.engine import Cp, Limit, Mate, SimpleEngine
 from xiangqi.puzzles import position_of
 
-
-def find_fairy() -> str | None:
-    """$XIANGQI_TEST_ENGINE if set, else fairy-stockfish on PATH or in /usr/games (as
-    tests/test_engine_fairy.py)."""
-    override = os.environ.get("XIANGQI_TEST_ENGINE")
-    if override is not None:
-        return override if os.access(override, os.X_OK) else None
-    games = "/usr/games/fairy-stockfish"
-    return shutil.which("fairy-stockfish") or (games if os.access(games, os.X_OK) else None)
-
-
-FAIRY = find_fairy()
-if FAIRY is None and os.environ.get("CI") == "true":
-    pytest.fail("CI=true but fairy-stockfish is not installed (.ci/run installs it)", pytrace=False)
-SKIP_REASON = "Fairy-Stockfish not installed (apt-get install fairy-stockfish)"
 pytestmark = pytest.mark.skipif(FAIRY is None, reason=SKIP_REASON)
 
 CASES_FILE = Path(__file__).parent / "data" / "xiangqibench" / "cases.jsonl"
@@ -42,48 +26,22 @@ CASES = [json.loads(line) for line in CASES_FILE.read_text().splitlines() if lin
 
 
 class Fairy:
+    """The engine through the library's client, one thread: the last score of a search."""
+
     def __init__(self, command: str) -> None:
-        self.proc = subprocess.Popen(
-            [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("uci")
-        self.until("uciok")
-        self.send("setoption name UCI_Variant value xiangqi")
-        self.send("setoption name Threads value 1")
+        self.engine = SimpleEngine.popen_uci(command)
+        self.engine.configure({"Threads": 1})
 
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix: str) -> list[str]:
-        assert self.proc.stdout is not None
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            assert line, "Fairy-Stockfish exited"
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
-    def score(self, fen: str, command: str) -> tuple[str, int]:
-        """The last reported score of `command` (e.g. "go mate 3"): ("mate"|"cp", value)."""
-        self.send("ucinewgame")
-        self.send(f"position fen {fen}")
-        self.send("isready")
-        self.until("readyok")
-        self.send(command)
-        lines = self.until("bestmove")
-        scores = [ln.split(" score ")[1].split()[:2] for ln in lines if " score " in ln]
-        kind, value = scores[-1]
-        return kind, int(value)
+    def score(self, fen: str, limit: Limit) -> tuple[str, int]:
+        """The final score of a search of fen under limit: ("mate"|"cp", value)."""
+        score = self.engine.analyse(position_of(fen), limit)["score"].relative
+        if isinstance(score, Mate):
+            return "mate", score.moves
+        assert isinstance(score, Cp)
+        return "cp", score.cp
 
     def close(self) -> None:
-        self.send("quit")
-        self.proc.wait(timeout=10)
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is not None:
-                pipe.close()
+        self.engine.close()
 
 
 @pytest.fixture(scope="module")
@@ -106,13 +64,13 @@ def fairy() -> Iterator[Fairy]:
 def test_small_mates_agree(fairy: Fairy, fen: str, moves: int) -> None:
     line = position_of(fen).find_mate(2 * moves + 1)
     assert line is not None and len(line) == 2 * moves - 1
-    assert fairy.score(fen, f"go mate {moves}") == ("mate", moves)
+    assert fairy.score(fen, Limit(mate=moves)) == ("mate", moves)
 
 
 def test_no_mate_agrees(fairy: Fairy) -> None:
     fen = "3aka3/9/9/9/9/4P4/9/9/9/3K5 w - - 0 1"
     assert position_of(fen).find_mate(11) is None
-    kind, _ = fairy.score(fen, "go depth 16")
+    kind, _ = fairy.score(fen, Limit(depth=16))
     assert kind == "cp"
 
 
@@ -122,4 +80,5 @@ def test_suite_agrees_with_go_mate(fairy: Fairy, case: dict) -> None:
     plies = case["win_in_plies"]
     line = position_of(case["fen"]).find_mate(plies)
     assert line is not None and len(line) == plies
-    assert fairy.score(case["fen"], f"go mate {(plies + 1) // 2}") == ("mate", (plies + 1) // 2)
+    moves = (plies + 1) // 2
+    assert fairy.score(case["fen"], Limit(mate=moves)) == ("mate", moves)
