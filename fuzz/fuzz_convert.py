@@ -35,24 +35,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _harness
 
-try:
-    import atheris
-except ImportError:  # the seeds are also replayed by the tests, without atheris
-    atheris = None
+_harness.instrument(
+    __name__, "xiangqi.__main__", "xiangqi.records", "xiangqi.records.dhtml", "xiangqi.records.xqf"
+)
 
-if atheris is not None and __name__ == "__main__":
-    with atheris.instrument_imports(include=["xiangqi"]):
-        from xiangqi import __main__ as cli
-        from xiangqi import records
-        from xiangqi.records import dhtml, xqf
-else:
-    from xiangqi import __main__ as cli
-    from xiangqi import records
-    from xiangqi.records import dhtml, xqf
-
-from xiangqi import Move, pgn
+from xiangqi import Move, pgn, records
+from xiangqi import __main__ as cli
+from xiangqi.records import dhtml, xqf
 
 
 def _game() -> pgn.Game:
@@ -275,10 +267,7 @@ def check(b: Bytes, root: str) -> None:
 
 
 def main() -> None:
-    if atheris is None:
-        sys.exit("atheris is not installed: python -m pip install atheris")
-    atheris.Setup(sys.argv, test_one_input)
-    atheris.Fuzz()
+    _harness.run(test_one_input)
 
 
 if __name__ == "__main__":

@@ -29,22 +29,13 @@ import logging
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _harness
 
-try:
-    import atheris
-except ImportError:  # the seeds are also replayed by the tests, without atheris
-    atheris = None
+_harness.instrument(__name__, "xiangqi.engine", "xiangqi.engine.parsing")
 
-if atheris is not None and __name__ == "__main__":
-    with atheris.instrument_imports(include=["xiangqi"]):
-        from xiangqi import engine
-        from xiangqi.engine import parsing
-else:
-    from xiangqi import engine
-    from xiangqi.engine import parsing
-
-from xiangqi import Move, Position
+from xiangqi import Move, Position, engine
+from xiangqi.engine import parsing
 
 #: Positions the lines are read against, picked by the first byte.
 FENS = (
@@ -203,10 +194,7 @@ def test_one_input(data: bytes) -> None:
 
 
 def main() -> None:
-    if atheris is None:
-        sys.exit("atheris is not installed: python -m pip install atheris")
-    atheris.Setup(sys.argv, test_one_input)
-    atheris.Fuzz()
+    _harness.run(test_one_input)
 
 
 if __name__ == "__main__":

@@ -32,26 +32,14 @@ import re
 import sys
 from pathlib import Path
 
-# Run from a checkout without installing: fall back on the repo root (after PYTHONPATH, so
-# scripts/fuzz.sh can put an instrumented build first).
-sys.path.append(str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _harness
 
-try:
-    import atheris
-except ImportError:  # the seeds are also replayed by the tests, without atheris
-    atheris = None
+_harness.instrument(__name__, "xiangqi._core", "xiangqi.fen")
 
-if atheris is not None and __name__ == "__main__":
-    with atheris.instrument_imports(include=["xiangqi"]):
-        import xiangqi
-        from xiangqi import _core
-        from xiangqi.fen import check_placement, parse_fen
-else:
-    import xiangqi
-    from xiangqi import _core
-    from xiangqi.fen import check_placement, parse_fen
-
-from xiangqi import IllegalMoveError, InvalidFenError, InvalidMoveError, Move, Position
+import xiangqi
+from xiangqi import IllegalMoveError, InvalidFenError, InvalidMoveError, Move, Position, _core
+from xiangqi.fen import check_placement, parse_fen
 from xiangqi.move import MOVES  # every Move built once, index from * 90 + to
 
 #: Positions used when the first line is not an accepted FEN, picked by the input's length.
@@ -260,10 +248,7 @@ def test_one_input(data: bytes) -> None:
 
 
 def main() -> None:
-    if atheris is None:
-        sys.exit("atheris is not installed: python -m pip install atheris")
-    atheris.Setup(sys.argv, test_one_input)
-    atheris.Fuzz()
+    _harness.run(test_one_input)
 
 
 if __name__ == "__main__":

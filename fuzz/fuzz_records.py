@@ -28,22 +28,13 @@ import io
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _harness
 
-try:
-    import atheris
-except ImportError:  # the seeds are also replayed by the tests, without atheris
-    atheris = None
+_harness.instrument(__name__, "xiangqi.notation", "xiangqi.pgn", "xiangqi.records.xqf")
 
-if atheris is not None and __name__ == "__main__":
-    with atheris.instrument_imports(include=["xiangqi"]):
-        from xiangqi import notation, pgn
-        from xiangqi.records import xqf
-else:
-    from xiangqi import notation, pgn
-    from xiangqi.records import xqf
-
-from xiangqi import IllegalMoveError, InvalidFenError, InvalidMoveError, Position
+from xiangqi import IllegalMoveError, InvalidFenError, InvalidMoveError, Position, notation, pgn
+from xiangqi.records import xqf
 
 #: Positions the move text is parsed in: the start, tandem pawns, a middle game.
 FENS = (
@@ -133,10 +124,7 @@ def test_one_input(data: bytes) -> None:
 
 
 def main() -> None:
-    if atheris is None:
-        sys.exit("atheris is not installed: python -m pip install atheris")
-    atheris.Setup(sys.argv, test_one_input)
-    atheris.Fuzz()
+    _harness.run(test_one_input)
 
 
 if __name__ == "__main__":

@@ -33,23 +33,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _harness
 
-try:
-    import atheris
-except ImportError:  # the seeds are also replayed by the tests, without atheris
-    atheris = None
+_harness.instrument(__name__, "xiangqi.pgn", "xiangqi.records", "xiangqi.records.dhtml")
 
-if atheris is not None and __name__ == "__main__":
-    with atheris.instrument_imports(include=["xiangqi"]):
-        from xiangqi import pgn, records
-        from xiangqi.records import dhtml
-else:
-    from xiangqi import pgn, records
-    from xiangqi.records import dhtml
-
-from xiangqi import Move, generate_legal
+from xiangqi import Move, generate_legal, pgn, records
 from xiangqi.errors import XiangqiError
+from xiangqi.records import dhtml
 
 #: Start positions: the usual start, Black to move first, an ending, a middle game, a
 #: position with Red in check (no null move at the root).
@@ -305,10 +296,7 @@ def test_one_input(data: bytes) -> None:
 
 
 def main() -> None:
-    if atheris is None:
-        sys.exit("atheris is not installed: python -m pip install atheris")
-    atheris.Setup(sys.argv, test_one_input)
-    atheris.Fuzz()
+    _harness.run(test_one_input)
 
 
 if __name__ == "__main__":

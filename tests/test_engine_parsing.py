@@ -8,16 +8,15 @@ invariants every line must keep; its seeds are replayed here and hypothesis feed
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from pathlib import Path
-from types import ModuleType
 
 import chess
 import chess.engine
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fuzz_targets import load_target
 
 from xiangqi import Move, Position
 from xiangqi.engine import (
@@ -35,15 +34,7 @@ FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
 START = Position()
 
 
-def load_fuzz_target() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fuzz_engine", FUZZ_DIR / "fuzz_engine.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-TARGET = load_fuzz_target()
+TARGET = load_target("fuzz_engine")
 
 
 @pytest.fixture(autouse=True)

@@ -1,8 +1,10 @@
-"""The round-trip and convert fuzz targets' invariants, replayed on their seed inputs without
-atheris (the fuzzing itself: scripts/fuzz.sh, targets roundtrip and convert)."""
+"""The fuzz targets' invariants, replayed on their seed inputs without atheris (the fuzzing
+itself: scripts/fuzz.sh). The engine target's seeds run in tests/test_engine_parsing.py,
+beside that target's other checks."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from pathlib import Path
 from types import ModuleType
@@ -12,7 +14,9 @@ import pytest
 FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
 
 
+@functools.cache
 def load_target(name: str) -> ModuleType:
+    """The fuzz target fuzz/NAME.py, loaded by path (once)."""
     spec = importlib.util.spec_from_file_location(name, FUZZ_DIR / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -21,7 +25,20 @@ def load_target(name: str) -> ModuleType:
 
 
 def seeds(kind: str) -> list[str]:
-    return sorted(p.name for p in (FUZZ_DIR / f"seeds_{kind}").iterdir())
+    """The seed files of fuzz/seeds_KIND (fuzz/seeds, the position target's, for "")."""
+    folder = FUZZ_DIR / (f"seeds_{kind}" if kind else "seeds")
+    return sorted(p.name for p in folder.iterdir())
+
+
+@pytest.mark.parametrize("seed", seeds(""))
+def test_position_seed_passes_the_fuzz_target(seed: str) -> None:
+    load_target("fuzz_position").test_one_input((FUZZ_DIR / "seeds" / seed).read_bytes())
+
+
+@pytest.mark.parametrize("seed", seeds("records"))
+def test_records_seed_passes_the_fuzz_target(seed: str) -> None:
+    target = load_target("fuzz_records")
+    target.test_one_input((FUZZ_DIR / "seeds_records" / seed).read_bytes())
 
 
 @pytest.mark.parametrize("seed", seeds("roundtrip"))

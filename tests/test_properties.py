@@ -10,13 +10,10 @@ tries the same examples. Set ``XIANGQI_PROPERTY_EXAMPLES`` to search harder, e.g
 
 from __future__ import annotations
 
-import importlib.util
 import operator
 import os
 import random
 import warnings
-from pathlib import Path
-from types import ModuleType
 
 import numpy
 import pytest
@@ -596,22 +593,3 @@ def test_core_copy_is_independent() -> None:
     assert board.ply == 1 and board.codes() != other.codes()
     with pytest.raises(IndexError):
         fresh.pop()
-
-
-# -- the fuzz target's seeds -----------------------------------------------------------------------
-
-FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
-
-
-def load_fuzz_target() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fuzz_position", FUZZ_DIR / "fuzz_position.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.mark.parametrize("seed", sorted(p.name for p in (FUZZ_DIR / "seeds").iterdir()))
-def test_fuzz_seed_passes_the_fuzz_target(seed: str) -> None:
-    # The fuzz target's invariants, replayed on its seed inputs without atheris.
-    load_fuzz_target().test_one_input((FUZZ_DIR / "seeds" / seed).read_bytes())
