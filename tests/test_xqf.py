@@ -245,6 +245,14 @@ def test_write_xqf_keeps_multi_line_comments_and_cuts_long_names() -> None:
     again = read_xqf(data)
     assert again.variations[0].comment == "第一行\n第二行"
     assert again.tags["Red"] == "一二三四五六七"  # 15 bytes of GBK: 7 characters
+    # a name cut to its field keeps Windows line ends (XQF's), whole: the 15 bytes hold
+    # "甲\r\n" (4 bytes) three times and a fourth 甲; its line break is not cut in half
+    game.tags["Black"] = "甲\n" * 10
+    data = write_xqf(game)
+    assert (
+        data[320] == 14 and data[321:336] == "甲\r\n".encode("gbk") * 3 + "甲".encode("gbk") + b"\0"
+    )
+    assert read_xqf(data).tags["Black"] == "甲\n甲\n甲\n甲"
     with pytest.raises(TypeError, match="Game"):
         write_xqf("not a game")  # type: ignore[arg-type]
 

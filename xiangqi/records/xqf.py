@@ -286,16 +286,17 @@ def _byte_of(square: int) -> int:
 
 def _encode_text(text: str, limit: int | None = None) -> bytes:
     """GB18030 (GBK for GBK text) with "\n" as "\r\n", cut whole characters to limit bytes."""
-    raw = text.replace("\r\n", "\n").replace("\n", "\r\n").encode("gb18030")
+    plain = text.replace("\r\n", "\n")
+    raw = plain.replace("\n", "\r\n").encode("gb18030")
     if limit is None or len(raw) <= limit:
         return raw
-    out = b""
-    for ch in text:
-        piece = ch.encode("gb18030")
+    out = bytearray()
+    for ch in plain:  # a line break is cut whole too: "\r\n", never half of it
+        piece = b"\r\n" if ch == "\n" else ch.encode("gb18030")
         if len(out) + len(piece) > limit:
             break
         out += piece
-    return out
+    return bytes(out)
 
 
 def write_xqf(game: GameNode) -> bytes:
