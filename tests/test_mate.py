@@ -10,6 +10,7 @@ the composition pawns. Fairy-Stockfish's own `go mate` is in tests/test_mate_ora
 from __future__ import annotations
 
 import _thread
+import io
 import json
 import pickle
 import threading
@@ -374,6 +375,31 @@ def test_verify_requires_the_longest_resistance() -> None:
                 assert "longest resistance" in verdict.reason
                 return
     pytest.fail("no 5- or 7-ply case has a reply that allows mate at once")
+
+
+@pytest.mark.parametrize(
+    ("record", "match"),
+    [
+        (
+            {"fen": ROOK_MATE, "moves": 3},
+            "line 1: moves must be ICCS text or a list of it, got int",
+        ),
+        ({"fen": ROOK_MATE, "moves": {"a": 1}}, "moves must be ICCS text .* got dict"),
+        ({"fen": ROOK_MATE, "plies": "mate in 1"}, "plies must be a number of plies .*'mate in 1'"),
+        ({"fen": ROOK_MATE, "plies": "9" * 5000}, "plies must be a number of plies"),
+        ({"fen": ROOK_MATE, "win_in_plies": "²"}, "win_in_plies must be a number of plies"),
+        ({"fen": ROOK_MATE, "plies": True}, "plies must be an int, got bool"),
+    ],
+)
+def test_a_bad_jsonl_field_is_named(record: dict, match: str) -> None:
+    with pytest.raises(xiangqi.XiangqiError, match=match):
+        list(read_jsonl(io.StringIO(json.dumps(record) + "\n")))
+
+
+def test_a_jsonl_plies_field_may_be_digits() -> None:
+    line = json.dumps({"fen": ROOK_MATE, "moves": ["a7a9"], "plies": " 1 "})
+    (puzzle,) = read_jsonl(io.StringIO(line))
+    assert puzzle.plies == 1 and verify(puzzle)
 
 
 def test_csv_collection(tmp_path: Path) -> None:

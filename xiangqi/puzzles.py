@@ -104,17 +104,33 @@ class Puzzle:
 def _moves(text: object) -> tuple[Move, ...]:
     if text is None or text == "":
         return ()
-    items = text.split() if isinstance(text, str) else list(text)  # type: ignore[call-overload]
+    items: list[object] = (
+        list(text.split()) if isinstance(text, str)
+        else list(text) if isinstance(text, (list, tuple))
+        else [text]  # refused below, naming what it is
+    )  # fmt: skip
     if not all(isinstance(item, str) for item in items):
-        raise TypeError(f"moves must be ICCS text or a list of it, got {text!r}")
-    return tuple(Move.from_iccs(item) for item in items)
+        shown = repr(text)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        raise TypeError(
+            f"moves must be ICCS text or a list of it, got {type(text).__name__}: {shown}"
+        )
+    return tuple(Move.from_iccs(str(item)) for item in items)
 
 
 def _plies(record: dict[str, object]) -> int | None:
     for key in ("plies", "win_in_plies", "mate_plies"):
         value = record.get(key)
         if value not in (None, ""):
-            return int(value) if isinstance(value, str) else check_int(key, value)
+            if isinstance(value, str):
+                digits = value.strip()
+                if not (digits.isascii() and digits.isdigit() and len(digits) <= 3):
+                    raise XiangqiError(
+                        f"{key} must be a number of plies (1..{MAX_PLIES}), got {value[:40]!r}"
+                    )
+                value = int(digits)
+            return check_int(key, value)
     goal = record.get("goal")
     if isinstance(goal, str) and goal:
         found = _GOAL.match(goal)
