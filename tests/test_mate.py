@@ -174,6 +174,73 @@ def test_checks_only_agrees_with_pyffish(case: dict) -> None:
         assert (found is not None) == pyffish_mates(fen, length, checks_only=True), length
 
 
+# -- repetitions: a defender may not hold by perpetual check --------------------------
+
+#: The position before Red's 53rd move of a master game (../shared/data/ccpd-big5,
+#: master-088.pgn: the Chinese Chess Practical Dataset, CC BY 4.0, (c) 2026 Yu-Han Tseng).
+#: Red mates in 7 only because Black may not check forever with its horses (e0f0 f2h1
+#: f0e0 h1f2 returns to the start: a one-sided perpetual check, forbidden under both rule
+#: sets); a search that lets the defender hold by repeating finds no mate within 21
+#: plies. Fairy-Stockfish's `go mate 7` agrees: tests/test_mate_oracle.py.
+PERPETUAL_DEFENCE = "3ak4/5P3/9/3N2N2/9/9/P3p4/5n1n1/9/3AK4 w - - 2 53"
+
+
+def check_repetitions(fen: str, line: list[Move]) -> int:
+    """Replay line; every position it repeats must be one the attacker's move returns to
+    after a cycle in which every defender move gave check and not every attacker move
+    did (the defender's perpetual check, which it must then leave). The repeats' count."""
+    pos = position_of(fen)
+    keys, checks = [pos.zobrist_hash()], [False]
+    repeats = 0
+    for ply, move in enumerate(line, 1):
+        pos.push(move)
+        keys.append(pos.zobrist_hash())
+        checks.append(pos.is_check())
+        earlier = [j for j in range(ply - 2, -1, -2) if keys[j] == keys[ply]]
+        if earlier:
+            first = earlier[0]
+            assert ply % 2 == 1, "a defender's move repeated a position"
+            cycle = range(first + 1, ply + 1)
+            assert all(checks[p] for p in cycle if p % 2 == 0)
+            assert not all(checks[p] for p in cycle if p % 2 == 1)
+            repeats += 1
+    return repeats
+
+
+def test_a_defender_may_not_hold_by_perpetual_check() -> None:
+    pos = Position(PERPETUAL_DEFENCE)
+    line = pos.find_mate(21)
+    assert line is not None and len(line) == 13
+    assert pos.find_mate(11) is None
+    end, _ = replay_keys(PERPETUAL_DEFENCE, line)
+    assert end.is_check() and not end.has_legal_moves()
+    # Black's longest resistance checks with a horse until the cycle closes, then leaves it
+    assert check_repetitions(PERPETUAL_DEFENCE, line) == 1
+    assert verify(Puzzle(PERPETUAL_DEFENCE, tuple(line), 13))
+
+
+def test_the_games_history_counts_for_a_perpetual_check() -> None:
+    # Two plies into that line (Red's king stepped aside, Black's horse checked): with the
+    # game's history, Black's check back to the start closes a perpetual check at once
+    # and Red mates in 11 plies, the 13 of the start less two; from the FEN alone (no
+    # history) Black may check twice more before the cycle closes.
+    pos = Position(PERPETUAL_DEFENCE)
+    pos.push(Move.from_iccs("e0f0"))
+    pos.push(Move.from_iccs("f2h1"))
+    line = pos.find_mate(15)
+    assert line is not None and len(line) == 11
+    alone = Position(pos.fen())
+    assert alone.find_mate(13) is None
+    assert len(alone.find_mate(15) or []) == 15
+
+
+def test_every_suite_line_repeats_only_where_the_defender_checked_perpetually() -> None:
+    for case in CASES:
+        line = position_of(case["fen"]).find_mate(case["win_in_plies"])
+        assert line is not None
+        check_repetitions(case["fen"], line)
+
+
 def test_no_mate_is_proven() -> None:
     assert Position(NO_MATE).find_mate(9) is None
     assert Position().find_mate(3) is None

@@ -67,6 +67,15 @@ def test_small_mates_agree(fairy: Fairy, fen: str, moves: int) -> None:
     assert fairy.score(fen, Limit(mate=moves)) == ("mate", moves)
 
 
+def test_a_mate_through_a_forbidden_perpetual_check_agrees(fairy: Fairy) -> None:
+    # A master game's position where Black's only way to hold is checking forever with
+    # its horses (tests/test_mate.py, PERPETUAL_DEFENCE): both searches forbid it.
+    fen = "3ak4/5P3/9/3N2N2/9/9/P3p4/5n1n1/9/3AK4 w - - 2 53"
+    line = position_of(fen).find_mate(21)
+    assert line is not None and len(line) == 13
+    assert fairy.score(fen, Limit(mate=7)) == ("mate", 7)
+
+
 def test_no_mate_agrees(fairy: Fairy) -> None:
     fen = "3aka3/9/9/9/9/4P4/9/9/9/3K5 w - - 0 1"
     assert position_of(fen).find_mate(11) is None

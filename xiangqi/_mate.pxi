@@ -14,6 +14,7 @@ from xiangqi.core.mate cimport (
 cdef enum:
     MATE_TABLE_BITS = 20        # the largest table: 2**20 entries of 16 bytes (16 MB)
     MATE_TABLE_MIN_BITS = 12    # the smallest (a small node limit needs no more)
+    MATE_HISTORY = 120          # plies of the game's history a line may repeat (at most)
 
 
 def find_mate(Board board not None, object max_plies, object checks_only=False,
@@ -31,7 +32,9 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     """
     cdef int plies = check_int(max_plies, "max_plies", 1, MATE_MAX_PLIES)
     cdef long long limit = 1LL << 62
-    cdef int bits = MATE_TABLE_BITS, status, length = 0, proven = 0, i
+    cdef int bits = MATE_TABLE_BITS, status, length = 0, proven = 0, i, size
+    cdef int n = board.nply - board.null_base, root
+    cdef PlyRecord* view = board.plies + board.null_base
     cdef MateSearch s
     cdef int line[MATE_MAX_PLIES + 1]
     if not isinstance(checks_only, bool):
@@ -48,18 +51,29 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     s.checks_only = checks_only
     s.mask = (1ULL << bits) - 1
     s.table = <TTEntry*>calloc(1ULL << bits, sizeof(TTEntry))
-    s.frames = <MateFrame*>malloc(sizeof(MateFrame) * (MATE_MAX_PLIES + 2))
-    s.keys = <uint64_t*>malloc(sizeof(uint64_t) * (MATE_MAX_PLIES + 2))
+    # The game's history since the last capture (and null move) is part of the line: a
+    # position repeated from it is judged as one repeated within the search.
+    root = <int>min(<long long>n, view[n].clock, <long long>MATE_HISTORY)
+    size = root + MATE_MAX_PLIES + 2
+    s.root = root
+    s.frames = <MateFrame*>malloc(sizeof(MateFrame) * size)
+    s.keys = <uint64_t*>malloc(sizeof(uint64_t) * size)
+    s.checked = <unsigned char*>calloc(size, 1)
     try:
-        if s.table == NULL or s.frames == NULL or s.keys == NULL:
+        if s.table == NULL or s.frames == NULL or s.keys == NULL or s.checked == NULL:
             raise MemoryError()
-        s.keys[0] = key_from_scratch(s.b.squares, s.b.side)
+        for i in range(root):
+            s.keys[i] = view[n - root + i].key
+            s.checked[i] = view[n - root + i].check
+        s.keys[root] = key_from_scratch(s.b.squares, s.b.side)
+        s.checked[root] = view[n].check
         with nogil:
             status = mate_search(&s, plies, line, &length, &proven)
     finally:
         free(s.table)
         free(s.frames)
         free(s.keys)
+        free(s.checked)
     if status == STOP and s.stop != STOP_LIMIT:
         raise_pending()
     if status == WIN:

@@ -522,7 +522,9 @@ class Position(_core.PositionBase):
     ) -> list[Move] | None:
         """The side to move's shortest forced mate within max_plies (1..99) plies: the
         attacker's moves and the defender's longest resistance; None when proven there is
-        none. checks_only=True: the attacker plays only checks. See docs/mates.md.
+        none. checks_only=True: the attacker plays only checks. Repetitions are judged as
+        the rules judge them, the position's history since the last capture included: a
+        defender may not hold by a one-sided perpetual check. See docs/mates.md.
 
         Raises:
             SearchLimitReached: node_limit (positions visited) was reached first.

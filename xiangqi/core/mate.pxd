@@ -6,7 +6,8 @@
 # Map (one line per function; all [fast]):
 #   tt_entry(s, key)              the table slot of key (NULL when it holds another key)
 #   tt_store(s, key, ...)         record what is proven about key
-#   repeats(s, ply, key)          is key already on the line (same side to move)?
+#   repeats(s, ply, key)          where key stands already on the line (same side to move)
+#   perpetual_check(s, first, last)   does that cycle make the defender check forever?
 #   tick(s)                       count a node; stop at the node limit or on a signal
 #   solve(s, ply, d)              attacker's node (even ply): can it mate within d plies?
 #                                 defender's node (odd ply): is it mated within d plies?
@@ -19,17 +20,26 @@
 # without a move. With checks_only the attacker may play only moves that give check
 # (连将杀); the defender keeps every legal move.
 #
-# Results: WIN (proven mate within d), FAIL (proven none within d), FAIL_PATH (none
-# found, but the proof used the line's history: a move cut because it repeated a
-# position of the line), STOP (node limit or a signal; nothing proven).
+# Results: WIN (proven mate within d), WIN_PATH (the same, but the proof used the line's
+# history: a defender's move cut as a forbidden perpetual check), FAIL (proven none
+# within d), FAIL_PATH (none found, but the proof used the line's history: a move cut
+# because it repeated a position of the line, or an escape by a check, which another
+# line could make a forbidden perpetual check), STOP (node limit or a signal; nothing
+# proven).
 #
 # Repetition: no line repeats a position. An attacker's move that returns to a position
-# of the line (from the root on) is not played; a defender's move that does refutes the
-# attack (the defender escapes). Neither changes which mates exist: along a shortest
+# of the line (from the root on) is not played. A defender's move that does is judged
+# as the rules judge the cycle it closes: when every defender move of the cycle gave
+# check and not every attacker move did, it is a one-sided perpetual check, forbidden
+# under both rule sets (Asian rules; CXA 1999 26.1), so the defender may not play it
+# and must defend otherwise (a defender left with no other move escapes: that is a loss
+# by the rules, not a mate); any other repetition refutes the attack (the defender
+# escapes). The cuts of the attacker do not change which mates exist: along a shortest
 # mate with the longest resistance the distance to mate falls by one every ply, so no
-# position of it can repeat; a line that repeats is never the only way to mate faster.
-# Such cuts depend on the line, so a failure that used one (FAIL_PATH) is not stored in
-# the transposition table; wins never depend on them (a cut only weakens the attacker).
+# position of it can repeat. Cuts depend on the line, so a result that used one
+# (WIN_PATH, FAIL_PATH) is not stored in the transposition table; nor is a defender's
+# escape by a check (FAIL_PATH: on another line the same check may close a forbidden
+# cycle), so what the table holds is true whatever line reaches its position.
 #
 # Transposition table: a fixed power-of-two array of TTEntry owned by one search (the
 # boundary allocates and frees it), index = key & mask, one entry per slot, a new key
@@ -63,6 +73,7 @@ cdef enum:
     FAIL = 0
     WIN = 1
     FAIL_PATH = 2
+    WIN_PATH = 3
     STOP = -1
     STOP_LIMIT = 1          # MateSearch.stop: the node limit was reached
     STOP_SIGNAL = 2         # MateSearch.stop: a signal handler raised (exception set)
@@ -88,6 +99,7 @@ cdef struct TTEntry:
 cdef struct MateFrame:
     int moves[MAX_MOVES]
     int score[MAX_MOVES]
+    unsigned char check[MAX_MOVES]  # does the move give check?
     int n
     int best                # solve() at an attacker's node: the move that won
 
@@ -98,6 +110,8 @@ cdef struct MateSearch:
     uint64_t mask
     MateFrame* frames       # frames[ply], ply 0..MATE_MAX_PLIES + 1
     uint64_t* keys          # keys[ply]: Zobrist key of the line's position at ply
+    unsigned char* checked  # checked[ply]: did the move to ply give check?
+    int root                # the root's ply: 0..root - 1 hold the game's history
     long long nodes         # positions visited (moves made)
     long long limit         # stop when nodes reaches this
     long long next_poll     # nodes at which to poll for signals (when watch)
@@ -129,14 +143,29 @@ cdef inline void tt_store(MateSearch* s, uint64_t key, int mate, int nomate,
         e.move = mv
 
 
-cdef inline bint repeats(const MateSearch* s, int ply, uint64_t key) noexcept nogil:
+cdef inline int repeats(const MateSearch* s, int ply, uint64_t key) noexcept nogil:
+    # The ply of the line where key stands already (same side to move), -1 if none.
     # Positions two plies apart differ (a move changes the board), so look 4, 6, ... back.
     cdef int i = ply - 4
     while i >= 0:
         if s.keys[i] == key:
-            return 1
+            return i
         i -= 2
-    return 0
+    return -1
+
+
+cdef inline bint perpetual_check(const MateSearch* s, int first, int last) noexcept nogil:
+    # The cycle of the moves to plies first + 1 .. last: did every defender move (to a
+    # ply of the root's parity) give check, and not every attacker move (the others)?
+    cdef int p
+    cdef bint attacker_checks = 1
+    for p in range(first + 1, last + 1):
+        if not s.checked[p]:
+            if (p - s.root) & 1:
+                attacker_checks = 0
+            else:
+                return 0
+    return not attacker_checks
 
 
 cdef inline bint tick(MateSearch* s) noexcept nogil:
@@ -156,16 +185,20 @@ cdef inline bint tick(MateSearch* s) noexcept nogil:
 cdef inline void sort_moves(MateFrame* f) noexcept nogil:
     # Insertion sort by score, highest first (stable: the generator's order breaks ties).
     cdef int i, j, mv, sc
+    cdef unsigned char ch
     for i in range(1, f.n):
         mv = f.moves[i]
         sc = f.score[i]
+        ch = f.check[i]
         j = i - 1
         while j >= 0 and f.score[j] < sc:
             f.moves[j + 1] = f.moves[j]
             f.score[j + 1] = f.score[j]
+            f.check[j + 1] = f.check[j]
             j -= 1
         f.moves[j + 1] = mv
         f.score[j + 1] = sc
+        f.check[j + 1] = ch
 
 
 cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
@@ -176,8 +209,8 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
     cdef MateFrame* f = &s.frames[ply]
     cdef uint64_t key = s.keys[ply], child
     cdef TTEntry* e
-    cdef int hint = 0, i, kept = 0, mv, cap, pc, replies = 0, r
-    cdef bint checks, path = 0, attacker = not (ply & 1)
+    cdef int hint = 0, i, kept = 0, mv, cap, pc, replies = 0, r, seen, played = 0
+    cdef bint checks, path = 0, cut = 0, attacker = not ((ply - s.root) & 1)
     f.n = generate_legal_moves(b, f.moves)
     if not attacker:
         if f.n == 0:
@@ -211,6 +244,7 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
             if d == 1 or (s.checks_only and not checks):
                 continue                # cannot mate in one / not a check
             f.moves[kept] = mv
+            f.check[kept] = checks
             if mv == hint:
                 f.score[kept] = FIRST
             elif checks:
@@ -228,9 +262,11 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
         for i in range(f.n):
             mv = f.moves[i]
             cap = make_move(b, mv)
+            checks = in_check(b, b.side)
+            f.check[i] = checks
             if mv == hint:
                 f.score[i] = FIRST
-            elif in_check(b, b.side):
+            elif checks:
                 f.score[i] = CHECK + MATE_VALUE[PIECE_TYPE[cap]] if cap else CHECK
             elif cap:
                 f.score[i] = CAPTURE + MATE_VALUE[PIECE_TYPE[cap]]
@@ -246,31 +282,49 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
             unmake_move(b, mv, cap)
             return STOP
         child = key_after_move(key, pc, mv & 255, mv >> 8, cap)
-        if repeats(s, ply + 1, child):
+        s.checked[ply + 1] = f.check[i]
+        seen = repeats(s, ply + 1, child)
+        if seen >= 0 and not (attacker and perpetual_check(s, seen, ply + 1)):
             unmake_move(b, mv, cap)
-            if not attacker:
-                return FAIL_PATH        # the defender escapes by repeating
-            path = 1                    # the attacker may not repeat
-            continue
+            if attacker:
+                path = 1                # the attacker may not repeat
+                continue
+            if perpetual_check(s, seen, ply + 1):
+                cut = 1                 # a forbidden perpetual check: defend otherwise
+                continue
+            return FAIL_PATH            # the defender escapes by repeating
+        if seen >= 0:
+            path = 1                    # the attacker closes the defender's perpetual check
         s.keys[ply + 1] = child
         r = solve(s, ply + 1, d - 1)
         unmake_move(b, mv, cap)
         if r == STOP:
             return STOP
         if attacker:
-            if r == WIN:
-                tt_store(s, key, d, 0, mv)
+            if r == WIN or r == WIN_PATH:
                 f.best = mv
-                return WIN
+                if r == WIN and seen < 0:
+                    tt_store(s, key, d, 0, mv)
+                    return WIN
+                return WIN_PATH
             if r == FAIL_PATH:
                 path = 1
         else:
+            played = 1
             if r == FAIL:
+                if f.check[i]:
+                    return FAIL_PATH    # an escape by a check: true on this line only
                 tt_store(s, key, 0, d, mv)
                 return FAIL
             if r == FAIL_PATH:
                 return FAIL_PATH
+            if r == WIN_PATH:
+                cut = 1
     if not attacker:
+        if not played:
+            return FAIL_PATH            # every move a forbidden check: lost by rule, not mated
+        if cut:
+            return WIN_PATH
         tt_store(s, key, d, 0, 0)
         return WIN
     if path:
@@ -288,7 +342,7 @@ cdef inline int exact_attack(MateSearch* s, int ply, int d, int* mv) noexcept no
         r = solve(s, ply, dd)
         if r == STOP:
             return STOP
-        if r == WIN:
+        if r == WIN or r == WIN_PATH:
             mv[0] = s.frames[ply].best
             return dd
         dd += 2
@@ -300,18 +354,20 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
     # Iterative deepening over d = 1, 3, ... up to max_plies: WIN with the line in
     # line[0..length) (attacker's shortest mate, defender's longest resistance), FAIL
     # when proven there is none within max_plies, STOP when stopped (proven[0]: the
-    # longest d proven to have no mate, -1 if none). Expects s.keys[0] set.
-    cdef int d = 1, r = FAIL, found = 0, ply = 0, mv = 0, i, n, cap, pc, dd, best, best_mv
+    # longest d proven to have no mate, -1 if none). Expects s.root and s.keys[0..root],
+    # s.checked[1..root] set (the game's history, then the root).
+    cdef int d = 1, r = FAIL, found = 0, ply = s.root, mv = 0, i, n, cap, pc, dd, best, best_mv
+    cdef int seen
     cdef int reply = 0
     cdef uint64_t key
     cdef MateFrame* f
     proven[0] = 0
     length[0] = 0
     while d <= max_plies:
-        r = solve(s, 0, d)
+        r = solve(s, s.root, d)
         if r == STOP:
             return STOP
-        if r == WIN:
+        if r == WIN or r == WIN_PATH:
             found = d
             break
         proven[0] = d
@@ -329,9 +385,10 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
         key = s.keys[ply]
         pc = s.b.squares[mv & 255]
         cap = make_move(&s.b, mv)
-        line[ply] = mv
+        line[ply - s.root] = mv
         ply += 1
         s.keys[ply] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+        s.checked[ply] = in_check(&s.b, s.b.side)
         if d == 1:
             break
         # The defender: every legal reply, its attacker's exact distance.
@@ -345,6 +402,11 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
             pc = s.b.squares[mv & 255]
             cap = make_move(&s.b, mv)
             s.keys[ply + 1] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+            s.checked[ply + 1] = in_check(&s.b, s.b.side)
+            seen = repeats(s, ply + 1, s.keys[ply + 1])
+            if seen >= 0 and perpetual_check(s, seen, ply + 1):
+                unmake_move(&s.b, mv, cap)
+                continue                # forbidden to the defender (see solve)
             dd = exact_attack(s, ply + 1, d - 2, &reply)
             unmake_move(&s.b, mv, cap)
             if dd == STOP:
@@ -359,9 +421,10 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
         key = s.keys[ply]
         pc = s.b.squares[mv & 255]
         cap = make_move(&s.b, mv)
-        line[ply] = mv
+        line[ply - s.root] = mv
         ply += 1
         s.keys[ply] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+        s.checked[ply] = in_check(&s.b, s.b.side)
         d = best
-    length[0] = ply
+    length[0] = ply - s.root
     return WIN
