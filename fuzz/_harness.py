@@ -45,6 +45,30 @@ def instrument(target: str, *modules: str) -> None:
             importlib.import_module(name)
 
 
+class Bytes:
+    """A fuzz input read from the front: bytes, then zeros once it runs out."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0
+
+    def byte(self) -> int:
+        if self.at >= len(self.data):
+            return 0
+        self.at += 1
+        return self.data[self.at - 1]
+
+    def chunk(self, limit: int) -> bytes:
+        """Up to limit - 1 bytes of the input, their count read first."""
+        n = self.byte() % limit
+        raw = self.data[self.at : self.at + n]
+        self.at += n
+        return raw
+
+    def more(self) -> bool:
+        return self.at < len(self.data)
+
+
 def run(test_one_input: Callable[[bytes], None]) -> None:
     """libFuzzer's main over test_one_input, with sys.argv's corpus folders and options."""
     if atheris is None:

@@ -97,27 +97,7 @@ NOTATIONS = ("iccs", "wxf", "chinese", "san", "ICCS", "bogus")
 FORMATS = ("pgn", "xqf", "dhtml", "cbr", "cbf", "PGN", "nope")
 
 
-class Bytes:
-    """The input, read from the front; zeros once it runs out."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.at = 0
-
-    def byte(self) -> int:
-        if self.at >= len(self.data):
-            return 0
-        self.at += 1
-        return self.data[self.at - 1]
-
-    def chunk(self, limit: int) -> bytes:
-        n = self.byte() % limit
-        raw = self.data[self.at : self.at + n]
-        self.at += n
-        return raw
-
-
-def _name(b: Bytes, pool: tuple[str, ...]) -> str:
+def _name(b: _harness.Bytes, pool: tuple[str, ...]) -> str:
     pick = b.byte()
     if pick < 200:
         return pool[pick % len(pool)]
@@ -161,7 +141,7 @@ def run(argv: list[str]) -> tuple[int, str]:
 
 
 def test_one_input(data: bytes) -> None:
-    b = Bytes(data)
+    b = _harness.Bytes(data)
     here = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="xiangqi-fuzz-convert-") as root:
         os.chdir(root)
@@ -171,7 +151,7 @@ def test_one_input(data: bytes) -> None:
             os.chdir(here)
 
 
-def check(b: Bytes, root: str) -> None:
+def check(b: _harness.Bytes, root: str) -> None:
     source = _name(b, NAMES)
     kind = b.byte() % 9
     games: int | None = None

@@ -78,30 +78,14 @@ NOTATIONS = ("ICCS", "WXF", "Chinese", "SAN")
 MAX_NODES = 120
 
 
-class Bytes:
+class Bytes(_harness.Bytes):
     """The input, read from the front: small numbers and text; zeros once it runs out."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.at = 0
-
-    def byte(self) -> int:
-        if self.at >= len(self.data):
-            return 0
-        self.at += 1
-        return self.data[self.at - 1]
-
-    def more(self) -> bool:
-        return self.at < len(self.data)
 
     def text(self) -> str:
         kind = self.byte()
         if kind < 200:
             return TEXTS[kind % len(TEXTS)]
-        n = self.byte() % 24
-        raw = self.data[self.at : self.at + n]
-        self.at += n
-        return raw.decode("utf-8", "replace").replace("\x00", "")
+        return self.chunk(24).decode("utf-8", "replace").replace("\x00", "")
 
 
 def build(data: bytes) -> pgn.Game:

@@ -236,16 +236,7 @@ def test_st_and_nodes_in_engine_and_each_reach_the_engines(
 
 def _children() -> list[int]:
     """Process ids whose parent is this process."""
-    me, found = os.getpid(), []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == me:
-                found.append(int(entry))
-    return found
+    return _engine_pids(os.getpid())
 
 
 def test_an_engine_dying_of_sigint_loses_its_game_and_the_match_goes_on() -> None:
