@@ -9,8 +9,9 @@
 #   repeats(s, ply, key)          where key stands already on the line (same side to move)
 #   perpetual_check(s, first, last)   does that cycle make the defender check forever?
 #   tick(s)                       count a node; stop at the node limit or on a signal
-#   solve(s, ply, d)              attacker's node (even ply): can it mate within d plies?
-#                                 defender's node (odd ply): is it mated within d plies?
+#   solve(s, ply, d)              attacker's node (even distance from the root): can it
+#                                 mate within d plies? defender's node (odd distance): is
+#                                 it mated within d plies?
 #   exact_attack(s, ply, d, &mv)  the shortest mate within d from an attacker's node
 #   mate_search(s, max_plies, line, &length)   iterative deepening, then the line
 #
@@ -21,20 +22,23 @@
 # (连将杀); the defender keeps every legal move.
 #
 # Results: WIN (proven mate within d), WIN_PATH (the same, but the proof used the line's
-# history: a defender's move cut as a forbidden perpetual check), FAIL (proven none
+# history: a defender's move cut as a forbidden perpetual check, or an attacker's move
+# that closed such a cycle), FAIL (proven none
 # within d), FAIL_PATH (none found, but the proof used the line's history: a move cut
 # because it repeated a position of the line, or an escape by a check, which another
 # line could make a forbidden perpetual check), STOP (node limit or a signal; nothing
 # proven).
 #
-# Repetition: no line repeats a position. An attacker's move that returns to a position
-# of the line (from the root on) is not played. A defender's move that does is judged
-# as the rules judge the cycle it closes: when every defender move of the cycle gave
-# check and not every attacker move did, it is a one-sided perpetual check, forbidden
-# under both rule sets (Asian rules; CXA 1999 26.1), so the defender may not play it
-# and must defend otherwise (a defender left with no other move escapes: that is a loss
-# by the rules, not a mate); any other repetition refutes the attack (the defender
-# escapes). The cuts of the attacker do not change which mates exist: along a shortest
+# Repetition: the line is the game's history since the last capture (plies 0..root - 1,
+# filled by the boundary), then the search's moves from the root. A move that returns
+# to a position of the line is judged as the rules judge the cycle it closes: when every
+# defender move of the cycle gave check and not every attacker move did, it is a
+# one-sided perpetual check, forbidden under both rule sets (Asian rules; CXA 1999
+# 26.1). Such a defender's move is not played: the defender must defend otherwise (one
+# left with no other move escapes: that is a loss by the rules, not a mate); such an
+# attacker's move is played (the defender must then leave the cycle). Any other return
+# is a draw: the attacker does not play it, and a defender who can has escaped. Chases
+# are not judged. The cuts of the attacker do not change which mates exist: along a shortest
 # mate with the longest resistance the distance to mate falls by one every ply, so no
 # position of it can repeat. Cuts depend on the line, so a result that used one
 # (WIN_PATH, FAIL_PATH) is not stored in the transposition table; nor is a defender's
@@ -108,7 +112,7 @@ cdef struct MateSearch:
     BoardState b            # the position being searched (a copy)
     TTEntry* table          # transposition table, mask + 1 entries
     uint64_t mask
-    MateFrame* frames       # frames[ply], ply 0..MATE_MAX_PLIES + 1
+    MateFrame* frames       # frames[ply], ply root..root + MATE_MAX_PLIES + 1
     uint64_t* keys          # keys[ply]: Zobrist key of the line's position at ply
     unsigned char* checked  # checked[ply]: did the move to ply give check?
     int root                # the root's ply: 0..root - 1 hold the game's history
