@@ -336,7 +336,14 @@ def test_the_sprt_decision_cancels_the_outstanding_rounds(cluster: dict[str, Any
     assert result.stopped in ("H0", "H1") and data["totals"]["stopped"] == result.stopped
     games = data["totals"]["games"]
     assert games < 400 and games % 2 == 0 and data["totals"]["pairs"] == games // 2
-    assert [r["game"] for r in data["games"]] == list(range(1, games + 1))
+    # Whole pairs, each game once, in game order. Rounds finish out of order, and one still
+    # playing when the SPRT decided is cancelled and not counted, so the rounds counted are
+    # not always the first ones (a CI run counted rounds 1-4 and 6).
+    numbers = [r["game"] for r in data["games"]]
+    assert numbers == sorted(set(numbers)) and len(numbers) == games
+    rounds = Counter(r["round"] for r in data["games"])
+    assert set(rounds.values()) == {2}
+    assert all(2 * r["round"] - 1 <= r["game"] <= 2 * r["round"] for r in data["games"])
     assert took < 120
     # no round goes on after the decision (a cancel reaches a running round asynchronously)
     deadline = time.monotonic() + 5
