@@ -18,6 +18,12 @@ Classes (the clause that gives the expected verdict):
   legal). The answer is no chase (2020 26.1.4), so the blocker's side, whose other
   move chases anew, has an idle move: a draw.
   Generated: the built pattern mirrored and in both colours, with the target shifted.
+- pinned (被牵子捉子): a cannon shuttles along a file between the enemy rook and its own,
+  each time attacking an unprotected horse through a screen; taking either horse opens the
+  file and loses the rook, more than it wins, so neither move chases (2020 24.3 and
+  图23): a draw. Generated: three king placements, mirrored, both colours.
+- unpinned (control): the same without the enemy rook: every cannon move chases a new
+  piece (2020 24.11), the cannon's side loses.
 - under-protected (少根): a rook shuttles between two squares, each joining a horse in
   attacking an enemy horse that one rook defends: the whole exchange wins a piece
   (1999 28.16, 29.1), so every move chases a new piece and the rook's side loses.
@@ -167,6 +173,24 @@ UNDER_PROTECTED = (
     ("4k4/4a4/9/1n5n1/2r6/2N3N2/9/9/9/2RK2R2 b - - 0 1", "c5g5 d0d1 g5c5 d1d0"),
 )
 
+# A black cannon shuttles along file a between Red's rook (a0) and its own (a8), each
+# time attacking an unprotected red horse through a screen (h3 on rank 3, g4 on rank 4).
+# Taking either horse opens the file: Red's rook then takes Black's unprotected rook.
+PINNED = (
+    ("5k3/r8/9/9/9/2P3N2/c3P2N1/9/9/R2AK4 b - - 0 1", "a3a4 d0e1 a4a3 e1d0"),
+    ("3k5/r8/9/9/9/2P3N2/c3P2N1/9/9/R2AK4 b - - 0 1", "a3a4 d0e1 a4a3 e1d0"),
+    ("4k4/r3a4/9/9/9/2P3N2/c3P2N1/9/9/R2AK4 b - - 0 1", "a3a4 d0e1 a4a3 e1d0"),
+)
+
+
+def unpinned(fen: str) -> str:
+    """The pinned cycle without Red's rook on a0: nothing is given away."""
+    board, *rest = fen.split()
+    rows = board.split("/")
+    assert rows[-1].startswith("R2")
+    rows[-1] = "3" + rows[-1][2:]
+    return " ".join(["/".join(rows), *rest])
+
 
 def classes(seed: int) -> dict[str, list[tuple[str, list[str], str]]]:
     rng = random.Random(seed)
@@ -186,6 +210,12 @@ def classes(seed: int) -> dict[str, list[tuple[str, list[str], str]]]:
     ]
     out["under-protected"] = [
         v for fen, moves in UNDER_PROTECTED for v in variants(fen, moves.split(), "black-loses")
+    ]
+    out["pinned"] = [v for fen, moves in PINNED for v in variants(fen, moves.split(), "draw")]
+    out["unpinned"] = [
+        v
+        for fen, moves in PINNED
+        for v in variants(unpinned(fen), moves.split(), "black-loses")
     ]
     return out
 

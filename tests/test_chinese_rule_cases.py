@@ -207,7 +207,8 @@ def test_fairy_stockfish_gives_the_stated_asian_verdicts() -> None:
 # - ONE-DEEP: an exchange is judged one recapture deep (the target's value less the
 #   attacker's when the target's side can take back), so a gain only a longer exchange,
 #   a joint attack or an under-protected (少根) target gives is no chase; a capture that
-#   loses more elsewhere still counts.
+#   loses more elsewhere still counted (now not when it uncovers a stronger piece to a
+#   new attacker: reading 17, which brought back 图23).
 # - CHECK-WIN: 将军得子 is any check after which every reply leaves a gain by one capture;
 #   it finds check-wins the book does not call chases.
 # - BOTH-CHASE: both sides chase with every move, and the book rules one side alone
@@ -252,9 +253,6 @@ CHINESE_MISSES = {
     "cxa2020-fig26": f"{BOTH_CHASE}: the judge now labels Red's moves as the book does "
     "(捉无根子, 捉少根子) and Black's too; the book rules Black alone, 1999 26.3 says both "
     "forbidden draw (R chase chase, B chase chase): draw",
-    "cxa2020-fig23": f"{ONE_DEEP}: Red's rook moves now chase as the book says (whole "
-    "exchange); Black's cannon attacks that lose the rook elsewhere (被牵子捉子, a pinned "
-    "piece) still count (R chase chase, B chase chase): draw",
     "cxa2020-fig30v": f"{ONE_DEEP}: Black's first rook retreat (an uneven exchange "
     "offer) is judged idle (B idle chase): draw",
     "cxa2020-ref01": f"{ONE_DEEP}: the horse retreat's discovered attack on a protected "
@@ -265,7 +263,8 @@ CHINESE_MISSES = {
     "(R idle idle): draw",
     "cxa2020-ref25": f"{ONE_DEEP}: Red's chase after the check is not found (R check idle): draw",
     "cxa2020-ref28": f"{CHECK_WIN}: Red's second move (a root that chases and loses more) "
-    "is judged a chase (R check chase): Red loses",
+    "is judged a chase; reading 17 counts what a capture uncovers, not the root it leaves "
+    "(1999 细则4, 2020 图22: a root may chase) (R check chase): Red loses",
     "cxa2020-ref34": "HOME-PAWN: Red's h0h6 attacks only the uncrossed c6 pawn, no "
     "material by 1999 25.3, 29.3 (it agreed before by counting that pawn); the book calls "
     "it a chase of an unprotected piece, which the 1999 text does not decide for a pawn at "

@@ -353,3 +353,51 @@ def test_a_joint_attack_resting_on_a_like_piece_is_an_exchange_offer(fen: str, m
       piece back (the 少根 test above: the rook stands on the horse's leg) it does.
     """
     assert chinese_ruling(fen, moves) == ("draw", Termination.REPETITION)
+
+
+# Issue 31, item 5 (图23). Reading 17 of the case README: a chase wins material (2020
+# 24.3), so a capture that gives away more than it wins elsewhere, by opening a line to a
+# stronger piece of its own (a pinned attacker, 被牵子捉子), wins nothing; a piece that
+# is itself a root may still chase, though taking leaves what it protects (1999 细则4,
+# 2020 图22), so only what the capture uncovers to a new attacker is counted.
+
+PINNED_CANNON = "5k3/r8/9/9/9/2P3N2/c3P2N1/9/9/R2AK4 b - - 0 1"
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves"),
+    [
+        (PINNED_CANNON, "a3a4 d0e1 a4a3 e1d0"),
+        # The colours swapped: the board turned, pieces recoloured.
+        ("r2ak4/9/9/C3p2n1/2p3n2/9/9/9/R8/5K3 w - - 0 1", "a6a5 d9e8 a5a6 e8d9"),
+        # Mirrored to the i-file.
+        ("3k5/8r/9/9/9/2N3P2/1N2P3c/9/9/4KA2R b - - 0 1", "i3i4 f0e1 i4i3 e1f0"),
+    ],
+    ids=["black", "red", "mirrored"],
+)
+def test_a_pinned_cannon_attacking_horses_in_turn_is_idle(fen: str, moves: str) -> None:
+    """Built from the clause. Red: king e0, advisor d0, rook a0, horses h3 g4, pawns c4
+    e3. Black: king f9, rook a8, cannon a3. Black's cannon shuttles a3a4, a4a3 on the
+    file between Red's rook and its own; Red's advisor d0e1, e1d0.
+
+    - On a3 the cannon attacks the h3 horse over the e3 pawn, on a4 the g4 horse over the
+      c4 pawn; neither horse is protected. Taking either moves the cannon off the a-file,
+      and Red's a0 rook then takes Black's unprotected a8 rook: a horse won, a rook lost.
+      The capture loses more than it wins (图23: "lose the rook"), so neither move chases.
+    - Red's advisor moves are idle.
+
+    Both sides idle: a draw. Without the a0 rook every cannon move chases a new horse
+    (2020 24.11) and Black loses: the test below.
+    """
+    assert chinese_ruling(fen, moves) == ("draw", Termination.REPETITION)
+
+
+def test_the_same_cannon_unpinned_chases() -> None:
+    """The position above without Red's a0 rook: taking a horse now costs nothing, so
+    each cannon move attacks a new unprotected horse, a chase (2020 24.3, 24.11), and
+    Black, chasing with every move, loses."""
+    fen = PINNED_CANNON.replace("R2AK4", "3AK4")
+    assert chinese_ruling(fen, "a3a4 d0e1 a4a3 e1d0") == (
+        "black-loses",
+        Termination.PERPETUAL_CHASE,
+    )

@@ -8,8 +8,13 @@
 #   cxa_gain(pc, sq, chaser)            its worth as a chase target (a pawn at home: 0)
 #   cxa_see(r, sq, side, depth, chaser) what side wins by a capture sequence on sq (>= 0)
 #   cxa_rooted(r, a, sq)               may the piece on sq be taken back after a takes it
+#   cxa_take(r, a, sq, side)            what a wins by taking on sq, the whole exchange there
+#   cxa_plain(r, sq, side)              the best cxa_take on sq, any attacker
+#   cxa_near(v, a)                      may a piece on a change what attacks v
+#   cxa_exposed(r, a, sq, side)         what the capture a x sq gives away elsewhere
 #   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
-#                                       (less the exchange offers: 兑)
+#                                       (less the exchange offers, 兑, and the captures
+#                                       that give away more: 被牵子捉子)
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
 #   cxa_best_gain(r, side, target)      the most side wins by taking one piece next move
 #   cxa_check_net(r, side, depth, won)  what side surely wins through a check (series)
@@ -41,7 +46,10 @@
 #                 the mover other than the king and the pawns (their own attacks are
 #                 idle: 1999 27.1, 27.2) may legally take, for more than the whole
 #                 exchange on that square then costs (unprotected, a fake root, a
-#                 stronger piece, fewer defenders than attackers: 少根, a joint attack);
+#                 stronger piece, fewer defenders than attackers: 少根, a joint attack),
+#                 unless the capture uncovers a piece of its own to a new attacker that
+#                 then wins more (a pinned attacker, 2020 图23; leaving a piece it
+#                 protects does not count: a root may chase, 1999 细则4, 2020 图22);
 #                 or a check after which every reply leaves it such a gain (将军得子).
 #                 The chase must be new: a piece won after the move, by a capture or
 #                 through a check, that was not won before it (从捉到捉 is idle: 1999
@@ -70,7 +78,8 @@
 # answers a check chases only what could not be taken before the check (2020 26.1.4:
 # cxa_classify also counts the threats before the checking move as old); a 少根 gain
 # that rests on a like piece the target may take back evenly, or the moved piece offered
-# for a like one, is an exchange offer (1999 28.5, 28.16: cxa_win).
+# for a like one, is an exchange offer (1999 28.5, 28.16: cxa_win); a capture that gives
+# away more than it wins by uncovering a stronger piece is no gain (2020 图23: cxa_exposed).
 # Simplified: check-wins by one check only (CXA_CHECK_DEPTH; two finds 图16's 抽车 but
 # also rules 图5's old capture a chase); the defensive key
 # point (1999 27.3); the pawn's attacks in mutual perpetual attacks (1999 细则11); the
@@ -182,6 +191,75 @@ cdef inline bint cxa_rooted(BoardState* r, int a, int sq) noexcept nogil:
     return found
 
 
+cdef inline int cxa_take(BoardState* r, int a, int sq, int side) noexcept nogil:
+    # What side's piece on a wins by taking the enemy piece on sq (which it may legally
+    # take): the piece's value less what the whole exchange on sq then costs (cxa_see).
+    # Can be negative. r is restored.
+    cdef int mv = a | (sq << 8), cap, net
+    cap = make_move(r, mv)
+    net = cxa_value(cap, sq, side) - cxa_see(r, sq, 1 - side, CXA_SEE_FULL, side)
+    unmake_move(r, mv, cap)
+    return net
+
+
+cdef inline int cxa_plain(BoardState* r, int sq, int side) noexcept nogil:
+    # What side wins by taking the enemy piece on sq next move, by any piece, the king
+    # and the pawns included, through the whole exchange on sq (>= 0); nothing else
+    # considered. The opponent's answer in cxa_exposed. r is restored.
+    cdef int out[32]
+    cdef int n = attackers_of(r.squares, side, sq, out)
+    cdef int i, net, best = 0
+    for i in range(n):
+        if capture_legal(r, out[i], sq):
+            net = cxa_take(r, out[i], sq, side)
+            if net > best:
+                best = net
+    return best
+
+
+cdef inline bint cxa_near(int v, int a) noexcept nogil:
+    # Could a piece leaving or entering square a change what attacks square v? Lines (the
+    # rook's, the cannon's and its screens, the kings' file) run along ranks and files;
+    # a horse's leg and an elephant's eye stand next to the squares they block.
+    cdef int dr = (v >> 4) - (a >> 4), df = (v & 15) - (a & 15)
+    return dr == 0 or df == 0 or (-1 <= dr <= 1 and -1 <= df <= 1)
+
+
+cdef inline int cxa_exposed(BoardState* r, int a, int sq, int side) noexcept nogil:
+    # What side's capture a x sq gives away elsewhere (>= 0): the most the opponent may
+    # then win by taking a piece of side's that the capture uncovers to a new attacker (a
+    # pinned attacker that opens a line to a stronger piece, 2020 图23 被牵子捉子), less
+    # the most it may win before the capture. A root that leaves the piece it protects
+    # gives nothing away here: a piece that is itself a root may chase (1999 细则4, 2020
+    # 图22). r is restored.
+    cdef int out[32]
+    cdef int attackers[16]
+    cdef int own = 16 + 16 * side, j, v, g, mv = a | (sq << 8), cap, before = 0, after = 0
+    for j in range(1, 16):
+        v = r.piece_square[own + j]
+        attackers[j] = 0
+        if v and v != a and (cxa_near(v, a) or cxa_near(v, sq)):
+            attackers[j] = attackers_of(r.squares, 1 - side, v, out)
+    cap = make_move(r, mv)
+    for j in range(1, 16):
+        v = r.piece_square[own + j]
+        if (v and v != sq and (cxa_near(v, a) or cxa_near(v, sq))
+                and attackers_of(r.squares, 1 - side, v, out) > attackers[j]):
+            g = cxa_plain(r, v, 1 - side)
+            if g > after:
+                after = g
+    unmake_move(r, mv, cap)
+    if after == 0:
+        return 0        # nothing uncovered (the usual case): the scan before is not needed
+    for j in range(1, 16):
+        v = r.piece_square[own + j]
+        if v and v != a:
+            g = cxa_plain(r, v, 1 - side)
+            if g > before:
+                before = g
+    return after - before if after > before else 0
+
+
 cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nogil:
     # What side wins by taking the enemy piece on sq next move (>= 0): the best, over
     # side's attackers other than the king and the pawns (their own attacks are idle)
@@ -212,12 +290,9 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
         kind = slot_kind(r.squares[a])
         if kind == 0 or kind == 6 or not capture_legal(r, a, sq):
             continue
-        mv = a | (sq << 8)
-        cap = make_move(r, mv)
-        net = cxa_value(cap, sq, side) - cxa_see(r, sq, 1 - side, CXA_SEE_FULL, side)
-        unmake_move(r, mv, cap)
-        if net > best:
-            best = net
+        net = cxa_take(r, a, sq, side)
+        if net > best and cxa_exposed(r, a, sq, side) <= net:
+            best = net  # (one that gives away more elsewhere wins nothing: 2020 图23)
     if moved < 0 or best == 0:
         return best
     for i in range(n):
