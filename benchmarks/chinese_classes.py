@@ -24,6 +24,10 @@ Classes (the clause that gives the expected verdict):
   图23): a draw. Generated: three king placements, mirrored, both colours.
 - unpinned (control): the same without the enemy rook: every cannon move chases a new
   piece (2020 24.11), the cannon's side loses.
+- second-attacker: a cannon shuttles between two squares, each attacking an unprotected
+  horse that a rook already attacks. A chase is by a piece (1999 细则2, 细则6; 2020
+  参考图45): each cannon move chases, and the cannon's side loses (2020 24.11).
+  Generated: two black defences, mirrored, both colours.
 - under-protected (少根): a rook shuttles between two squares, each joining a horse in
   attacking an enemy horse that one rook defends: the whole exchange wins a piece
   (1999 28.16, 29.1), so every move chases a new piece and the rook's side loses.
@@ -183,6 +187,14 @@ PINNED = (
 )
 
 
+# Red's cannon shuttles a1i1 along rank 1, attacking in turn the a6 and i6 horses over the
+# a3 and i3 pawns; Red's c6 and g6 rooks already attack each horse (none protected).
+SECOND_ATTACKER = (
+    ("3aka1c1/9/4b4/n1R3R1n/9/9/P3P3P/9/C8/3K5 w - - 0 1", "a1i1 h9h8 i1a1 h8h9"),
+    ("2bak2c1/4a4/9/n1R3R1n/9/9/P3P3P/9/C8/3K5 w - - 0 1", "a1i1 h9h8 i1a1 h8h9"),
+)
+
+
 def unpinned(fen: str) -> str:
     """The pinned cycle without Red's rook on a0: nothing is given away."""
     board, *rest = fen.split()
@@ -213,9 +225,10 @@ def classes(seed: int) -> dict[str, list[tuple[str, list[str], str]]]:
     ]
     out["pinned"] = [v for fen, moves in PINNED for v in variants(fen, moves.split(), "draw")]
     out["unpinned"] = [
-        v
-        for fen, moves in PINNED
-        for v in variants(unpinned(fen), moves.split(), "black-loses")
+        v for fen, moves in PINNED for v in variants(unpinned(fen), moves.split(), "black-loses")
+    ]
+    out["second-attacker"] = [
+        v for fen, moves in SECOND_ATTACKER for v in variants(fen, moves.split(), "red-loses")
     ]
     return out
 

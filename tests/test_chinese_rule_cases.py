@@ -273,8 +273,6 @@ CHINESE_MISSES = {
     "cxa2020-ref40": f"{BOTH_CHASE} (R chase chase, B chase chase): draw",
     "cxa2020-ref42": f"{ONE_DEEP}: Black's joint chase is not seen (B check idle), so "
     "Red alone is forbidden: Red loses",
-    "cxa2020-ref45": f"{ONE_DEEP}: Red's chase of a rook is not a gain one capture deep "
-    "(R chase idle): Black alone forbidden",
     "cxa2020-ref49": f"{ONE_DEEP}: Red's horse moves (the second keeps a cannon on its "
     "line) are both judged idle since issue 31's readings (R idle idle, B chase chase): "
     "Black loses",

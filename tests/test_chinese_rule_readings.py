@@ -401,3 +401,46 @@ def test_the_same_cannon_unpinned_chases() -> None:
         "black-loses",
         Termination.PERPETUAL_CHASE,
     )
+
+
+# Issue 31, item 5 (参考图45). Reading 18 of the case README: a chase is by a piece. A move
+# after which the moved piece can win a piece it could not win before chases, even when
+# another piece of its side could already win that piece (1999 细则2: from no chase to a
+# chase; 细则6: a piece that already chased and moves on chasing the same is idle, 从捉到捉).
+# The book's 参考图45: Red's cannon i9g9 attacks the g5 elephant, which Red's f3 horse
+# already attacks, and the book calls the cannon's move a chase of the elephant.
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "loser"),
+    [
+        ("3aka1c1/9/4b4/n1R3R1n/9/9/P3P3P/9/C8/3K5 w - - 0 1", "a1i1 h9h8 i1a1 h8h9", "red-loses"),
+        # The colours swapped, and mirrored file for file.
+        (
+            "3k5/c8/9/p3p3p/9/9/N1r3r1N/4B4/9/3AKA1C1 b - - 0 1",
+            "a8i8 h0h1 i8a8 h1h0",
+            "black-loses",
+        ),
+        ("1c1aka3/9/4b4/n1R3R1n/9/9/P3P3P/9/8C/5K3 w - - 0 1", "i1a1 b9b8 a1i1 b8b9", "red-loses"),
+    ],
+    ids=["red", "black", "mirrored"],
+)
+def test_a_second_attacker_on_an_already_attacked_piece_chases(
+    fen: str, moves: str, loser: str
+) -> None:
+    """Built from the clause. Red: king d0, cannon a1, pawns a3 e3 i3, rooks c6 g6.
+    Black: king e9, advisors d9 f9, elephant e7, horses a6 i6, cannon h9. Red's cannon
+    shuttles a1i1, i1a1 along rank 1; Black's cannon h9h8, h8h9.
+
+    - The c6 rook attacks the unprotected a6 horse and the g6 rook the unprotected i6
+      horse all along. On i1 the cannon attacks the i6 horse over the i3 pawn, which it
+      did not from a1; on a1 the a6 horse over the a3 pawn, which it did not from i1.
+      Each move starts a chase by the cannon: a chase, though a rook already attacks
+      the horse (参考图45).
+    - Black's cannon moves attack nothing: idle.
+
+    Red chases with every move, one horse then the other (长捉 of several pieces, 2020
+    24.11), Black idles: Red loses. Judged by the target alone (a horse already won is
+    not won anew), every cannon move would be idle and the cycle a draw.
+    """
+    assert chinese_ruling(fen, moves) == (loser, Termination.PERPETUAL_CHASE)

@@ -16,6 +16,7 @@
 #                                       (less the exchange offers, 兑, and the captures
 #                                       that give away more: 被牵子捉子)
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
+#   cxa_piece_targets(r, side, a, moved)  enemy pieces side's piece on a would win
 #   cxa_best_gain(r, side, target)      the most side wins by taking one piece next move
 #   cxa_check_net(r, side, depth, won)  what side surely wins through a check (series)
 #   cxa_check_wins(r, side)             pieces side wins through a check (将军得子)
@@ -52,12 +53,14 @@
 #                 protects does not count: a root may chase, 1999 细则4, 2020 图22);
 #                 or a check after which every reply leaves it such a gain (将军得子).
 #                 The chase must be new: a piece won after the move, by a capture or
-#                 through a check, that was not won before it (从捉到捉 is idle: 1999
-#                 细则2, 细则6; for a move answering a check, what could be won before
-#                 the check is not new either: 2020 26.1.4); a check-win counts by the
-#                 pieces it wins
-#                 (the one the check takes, and the one the best exchange takes after
-#                 each reply), so a check-win of another piece is a new chase. An
+#                 through a check, that was not won before it, or one the moved piece
+#                 now wins by itself and did not before, though another piece did
+#                 (cxa_piece_targets: a chase is by a piece, 2020 参考图45) (从捉到捉 is
+#                 idle: 1999 细则2, 细则6; for a move answering a check, what could be
+#                 won before the check is not new either: 2020 26.1.4); a check-win
+#                 counts by the pieces it wins (the one the check takes, and the one
+#                 the best exchange takes after each reply), so a check-win of another
+#                 piece is a new chase. An
 #                 exchange offer (兑) chases nothing: the moved piece offered for a like
 #                 one, or a 少根 gain resting on a like piece the target may take back
 #                 evenly (cxa_win).
@@ -332,6 +335,25 @@ cdef inline unsigned int cxa_targets(BoardState* r, int side, int moved) noexcep
     return found
 
 
+cdef inline unsigned int cxa_piece_targets(BoardState* r, int side, int a,
+                                           int moved) noexcept nogil:
+    # Bit j set for each enemy piece (slot j) that side's piece on a would win by taking
+    # it, if side were to move: a gain by that capture (cxa_take, less what it gives
+    # away, cxa_exposed) that is a gain for side at all (cxa_win: no exchange offer).
+    cdef int enemy = 32 - 16 * side, j, v, net, kind = slot_kind(r.squares[a])
+    cdef unsigned int found = 0
+    if kind == 0 or kind == 6:
+        return 0        # the king's and the pawns' own attacks are idle
+    for j in range(1, 16):
+        v = r.piece_square[enemy + j]
+        if not v or not cxa_gain(r.squares[v], v, side) or not capture_legal(r, a, v):
+            continue
+        net = cxa_take(r, a, v, side)
+        if net > 0 and cxa_exposed(r, a, v, side) <= net and cxa_win(r, v, side, moved) > 0:
+            found |= 1u << j
+    return found
+
+
 cdef inline int cxa_best_gain(BoardState* r, int side, int* target) noexcept nogil:
     # The most side wins by taking one enemy piece (0 if nothing); target gets that
     # piece's slot (0 if nothing). A 少根 gain that rests on an equal piece the target
@@ -471,7 +493,7 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
     # have an idle move (the verdict is then a draw whatever the rest are).
     cdef int i, mover, mv, kind
     cdef bint king_reply
-    cdef unsigned int before
+    cdef unsigned int before, own_before, won, targets
     cdef BoardState r
     kinds[0] = kinds[1] = 0
     replay_span(&r, squares, plies, n, first)
@@ -485,13 +507,25 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
         else:
             # A king move answering a check is idle whatever it threatens (2020 图17).
             king_reply = plies[i - 1].check and slot_kind(r.squares[mv & 255]) == 0
-            before = 0 if king_reply else cxa_threats(&r, mover, 0)
-            if plies[i - 1].check and not king_reply and i - 1 > 0:
-                # The move answers a check: what the mover could win before the check
-                # was given does not become new by the answer (2020 26.1.4).
-                unmake_move(&r, plies[i - 1].move, plies[i - 1].captured)
-                before |= cxa_threats(&r, mover, 0)
-                make_move(&r, plies[i - 1].move)
+            # before: what the mover could win before the move, by a capture (targets)
+            # or through a check (won); own_before: what the moving piece could win by
+            # itself, and what only a check could win (which piece a check-win is by is
+            # not told apart).
+            before = own_before = 0
+            if not king_reply:
+                won = cxa_check_wins(&r, mover)
+                targets = cxa_targets(&r, mover, 0)
+                before = targets | won
+                own_before = cxa_piece_targets(&r, mover, mv & 255, 0) | (won & ~targets)
+                if plies[i - 1].check and i - 1 > 0:
+                    # The move answers a check: what the mover could win before the
+                    # check was given does not become new by the answer (2020 26.1.4).
+                    unmake_move(&r, plies[i - 1].move, plies[i - 1].captured)
+                    won = cxa_check_wins(&r, mover)
+                    targets = cxa_targets(&r, mover, 0)
+                    before |= targets | won
+                    own_before |= cxa_piece_targets(&r, mover, mv & 255, 0) | (won & ~targets)
+                    make_move(&r, plies[i - 1].move)
             make_move(&r, mv)
             if king_reply:
                 kind = CXA_IDLE
@@ -499,7 +533,10 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
                 kind = CXA_MATE
             elif cxa_threats(&r, mover, mv >> 8) & ~before:
                 kind = CXA_CHASE
-
+            elif cxa_piece_targets(&r, mover, mv >> 8, mv >> 8) & ~own_before:
+                # The moved piece wins a piece it could not win before, though another
+                # piece could: a new chase by that piece (1999 细则2, 细则6; 2020 参考图45).
+                kind = CXA_CHASE
             else:
                 kind = CXA_IDLE
             unmake_move(&r, mv, plies[i].captured)
