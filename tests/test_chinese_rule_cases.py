@@ -253,8 +253,6 @@ CHINESE_MISSES = {
     "cxa2020-fig26": f"{BOTH_CHASE}: the judge now labels Red's moves as the book does "
     "(捉无根子, 捉少根子) and Black's too; the book rules Black alone, 1999 26.3 says both "
     "forbidden draw (R chase chase, B chase chase): draw",
-    "cxa2020-fig30v": f"{ONE_DEEP}: Black's first rook retreat (an uneven exchange "
-    "offer) is judged idle (B idle chase): draw",
     "cxa2020-ref01": f"{ONE_DEEP}: the horse retreat's discovered attack on a protected "
     "elephant is not a gain one capture deep (R idle chase): draw",
     "cxa2020-ref13": f"{ONE_DEEP}: Black's rook move that lets the cannon take an advisor "

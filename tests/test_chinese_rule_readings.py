@@ -444,3 +444,34 @@ def test_a_second_attacker_on_an_already_attacked_piece_chases(
     not won anew), every cannon move would be idle and the cycle a draw.
     """
     assert chinese_ruling(fen, moves) == (loser, Termination.PERPETUAL_CHASE)
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "loser"),
+    [
+        ("9/5k3/9/9/9/9/9/1r7/9/1C2K4 w - - 0 1", "b0c0 b2c2 c0b0 c2b2", "black-loses"),
+        # The colours swapped, and mirrored file for file.
+        ("1c2k4/9/1R7/9/9/9/9/9/5K3/9 b - - 0 1", "b9c9 b7c7 c9b9 c7b7", "red-loses"),
+        ("9/3k5/9/9/9/9/9/7r1/9/4K2C1 w - - 0 1", "h0g0 h2g2 g0h0 g2h2", "black-loses"),
+    ],
+    ids=["black", "red", "mirrored"],
+)
+def test_a_rook_following_a_cannon_chases_though_a_check_already_won_it(
+    fen: str, moves: str, loser: str
+) -> None:
+    """From a steered game (seed 11). Red: king e0, cannon b0. Black: king f8, rook b2.
+    Red's cannon steps b0c0, c0b0; Black's rook follows it, b2c2, c2b2.
+
+    - b2c2: the rook attacks the unprotected cannon on c0 down the open c-file; from b2
+      it did not. c2b2: the same against the cannon back on b0. Before each rook move
+      Black could already win the cannon through a check (Rc0+ or Rb0+ along rank 0,
+      the king steps aside, the rook takes the cannon beside it), but the rook's attack
+      on the cannon is a new chase by that piece (reading 18; 2020 图30's variation,
+      where the rook's retreat chases a horse that a check could already win).
+    - Red's cannon moves attack nothing: idle.
+
+    Black chases the cannon with every move (长捉), Red idles: Black loses. Counting the
+    win through the check as the chase already made, every rook move would be idle and
+    the cycle a draw.
+    """
+    assert chinese_ruling(fen, moves) == (loser, Termination.PERPETUAL_CHASE)

@@ -54,8 +54,9 @@
 #                 or a check after which every reply leaves it such a gain (将军得子).
 #                 The chase must be new: a piece won after the move, by a capture or
 #                 through a check, that was not won before it, or one the moved piece
-#                 now wins by itself and did not before, though another piece did
-#                 (cxa_piece_targets: a chase is by a piece, 2020 参考图45) (从捉到捉 is
+#                 now wins by its own capture or a joint attack it takes part in and did
+#                 not before, though another piece or a check did (cxa_piece_targets: a
+#                 chase is by a piece, 2020 参考图45, 图30's variation) (从捉到捉 is
 #                 idle: 1999 细则2, 细则6; for a move answering a check, what could be
 #                 won before the check is not new either: 2020 26.1.4); a check-win
 #                 counts by the pieces it wins (the one the check takes, and the one
@@ -337,10 +338,11 @@ cdef inline unsigned int cxa_targets(BoardState* r, int side, int moved) noexcep
 
 cdef inline unsigned int cxa_piece_targets(BoardState* r, int side, int a,
                                            int moved) noexcept nogil:
-    # Bit j set for each enemy piece (slot j) that side's piece on a would win by taking
-    # it, if side were to move: a gain by that capture (cxa_take, less what it gives
-    # away, cxa_exposed) that is a gain for side at all (cxa_win: no exchange offer).
-    cdef int enemy = 32 - 16 * side, j, v, net, kind = slot_kind(r.squares[a])
+    # Bit j set for each enemy piece (slot j) that side's piece on a would win, if side
+    # were to move: by its own capture (cxa_take, less what it gives away, cxa_exposed),
+    # or as a partner of a joint attack (联合捉, 2020 24.3) that wins nothing without it;
+    # either way a gain for side at all (cxa_win: no exchange offer). r is restored.
+    cdef int enemy = 32 - 16 * side, j, v, net, pc = r.squares[a], kind = slot_kind(pc)
     cdef unsigned int found = 0
     if kind == 0 or kind == 6:
         return 0        # the king's and the pawns' own attacks are idle
@@ -348,8 +350,19 @@ cdef inline unsigned int cxa_piece_targets(BoardState* r, int side, int a,
         v = r.piece_square[enemy + j]
         if not v or not cxa_gain(r.squares[v], v, side) or not capture_legal(r, a, v):
             continue
+        if cxa_win(r, v, side, moved) == 0:
+            continue
         net = cxa_take(r, a, v, side)
-        if net > 0 and cxa_exposed(r, a, v, side) <= net and cxa_win(r, v, side, moved) > 0:
+        if net > 0 and cxa_exposed(r, a, v, side) <= net:
+            found |= 1u << j
+            continue
+        # Without the piece, is the gain gone? Then it takes part in a joint attack.
+        r.squares[a] = 0
+        r.piece_square[pc] = 0
+        net = cxa_win(r, v, side, -1)
+        r.squares[a] = pc
+        r.piece_square[pc] = a
+        if net == 0:
             found |= 1u << j
     return found
 
@@ -493,7 +506,7 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
     # have an idle move (the verdict is then a draw whatever the rest are).
     cdef int i, mover, mv, kind
     cdef bint king_reply
-    cdef unsigned int before, own_before, won, targets
+    cdef unsigned int before, own_before
     cdef BoardState r
     kinds[0] = kinds[1] = 0
     replay_span(&r, squares, plies, n, first)
@@ -507,24 +520,20 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
         else:
             # A king move answering a check is idle whatever it threatens (2020 图17).
             king_reply = plies[i - 1].check and slot_kind(r.squares[mv & 255]) == 0
-            # before: what the mover could win before the move, by a capture (targets)
-            # or through a check (won); own_before: what the moving piece could win by
-            # itself, and what only a check could win (which piece a check-win is by is
-            # not told apart).
+            # before: what the mover could win before the move, by a capture or through
+            # a check; own_before: what the moving piece could win by a capture of its
+            # own or a joint attack it takes part in (a win through a check before does
+            # not make that chase old: 2020 图30's variation).
             before = own_before = 0
             if not king_reply:
-                won = cxa_check_wins(&r, mover)
-                targets = cxa_targets(&r, mover, 0)
-                before = targets | won
-                own_before = cxa_piece_targets(&r, mover, mv & 255, 0) | (won & ~targets)
+                before = cxa_threats(&r, mover, 0)
+                own_before = cxa_piece_targets(&r, mover, mv & 255, 0)
                 if plies[i - 1].check and i - 1 > 0:
                     # The move answers a check: what the mover could win before the
                     # check was given does not become new by the answer (2020 26.1.4).
                     unmake_move(&r, plies[i - 1].move, plies[i - 1].captured)
-                    won = cxa_check_wins(&r, mover)
-                    targets = cxa_targets(&r, mover, 0)
-                    before |= targets | won
-                    own_before |= cxa_piece_targets(&r, mover, mv & 255, 0) | (won & ~targets)
+                    before |= cxa_threats(&r, mover, 0)
+                    own_before |= cxa_piece_targets(&r, mover, mv & 255, 0)
                     make_move(&r, plies[i - 1].move)
             make_move(&r, mv)
             if king_reply:
