@@ -230,8 +230,6 @@ CHECK_WIN = "CHECK-WIN reading"
 BOTH_CHASE = "BOTH-CHASE: the book rules one side of a mutual chase"
 MATE_DEPTH = "MATE-DEPTH reading"
 CHINESE_MISSES = {
-    "cxa2020-fig02": f"{BOTH_CHASE}; Black's exchange offer judged a chase (R chase chase, "
-    "B chase chase): draw",
     "cxa2020-fig03": f"{ONE_DEEP}: Red's 断根 elephant moves are not chases (R idle idle, "
     "B chase chase): Black loses",
     "cxa2020-fig04": f"{ONE_DEEP}: the cannon-for-horse exchange that wins a pawn is not "

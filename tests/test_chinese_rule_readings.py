@@ -475,3 +475,52 @@ def test_a_rook_following_a_cannon_chases_though_a_check_already_won_it(
     the cycle a draw.
     """
     assert chinese_ruling(fen, moves) == (loser, Termination.PERPETUAL_CHASE)
+
+
+# Issue 31, item 5 (图2). Reading 14 of the case README, extended: a piece offered for a
+# like one (兑, 1999 28.5) is idle also when its capture of that piece would give check.
+# The book's 图2: Black's rook i9h9 faces Red's unprotected h0 rook down the open h-file,
+# protected by the g7 horse; taking the h0 rook would check the e0 king along rank 0, and
+# the book calls the move 兑, not a chase through a check (将军得子).
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves"),
+    [
+        (
+            "rnbakabnr/9/4c4/p1p1p1p1p/1C7/P8/2P1P1PcP/7C1/9/RNBAKABNR b - - 0 1",
+            "e7h7 b5e5 h7e7 e5b5",
+        ),
+        # The colours swapped, and mirrored file for file.
+        (
+            "rnbakabnr/9/7c1/2p1p1pCp/p8/1c7/P1P1P1P1P/4C4/9/RNBAKABNR w - - 0 1",
+            "e2h2 b4e4 h2e2 e4b4",
+        ),
+        (
+            "rnbakabnr/9/4c4/p1p1p1p1p/7C1/8P/PcP1P1P2/1C7/9/RNBAKABNR b - - 0 1",
+            "e7b7 h5e5 b7e7 e5h5",
+        ),
+    ],
+    ids=["black", "red", "mirrored"],
+)
+def test_a_cannon_offered_for_a_cannon_is_idle_though_taking_would_check(
+    fen: str, moves: str
+) -> None:
+    """From a steered game (seed 11). Red: cannons b5 h2, the other pieces at home (the
+    pawns on a4 c3 e3 g3 i3). Black: cannons e7 h3, the other pieces at home. Black's
+    cannon e7h7, h7e7; Red's cannon b5e5, e5b5.
+
+    - e7h7: the cannon attacks Red's h2 cannon over Black's h3 cannon; nothing of Red's
+      reaches h2, so it is unprotected: a chase.
+    - b5e5: with the e7 cannon gone, the cannon checks over the e6 pawn: a check.
+    - h7e7 answers the check by blocking. The cannon attacks the e5 cannon over the e6
+      pawn and is attacked back over it; if Red takes, an elephant takes back: a cannon
+      for a cannon, offered (兑, 1999 28.5: idle). That Black's capture of the e5 cannon
+      would check the e0 king (over the e3 pawn) does not make it a win through a
+      check: it is the same cannon for a cannon (图2).
+    - e5b5: the cannon attacks nothing: idle.
+
+    Each side has an idle move: a draw. Counting the capture with check as a win, Black's
+    every move would chase and Black would lose.
+    """
+    assert chinese_ruling(fen, moves) == ("draw", Termination.REPETITION)

@@ -18,8 +18,9 @@
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
 #   cxa_piece_targets(r, side, a, moved)  enemy pieces side's piece on a would win
 #   cxa_best_gain(r, side, target)      the most side wins by taking one piece next move
-#   cxa_check_net(r, side, depth, won)  what side surely wins through a check (series)
-#   cxa_check_wins(r, side)             pieces side wins through a check (将军得子)
+#   cxa_even_back(r, a, sq, side)       is the piece on a offered for the like one on sq (兑)
+#   cxa_check_net(r, side, depth, won, moved)   what side surely wins through a check
+#   cxa_check_wins(r, side, moved)      pieces side wins through a check (将军得子)
 #   cxa_mates(r, side, depth)           side mates by checks within depth of its moves (杀)
 #   cxa_threats(r, side, moved)         cxa_targets and cxa_check_wins together
 #   cxa_termination(kinds)              the END_* naming a forbidden side's span
@@ -63,8 +64,8 @@
 #                 the best exchange takes after each reply), so a check-win of another
 #                 piece is a new chase. An
 #                 exchange offer (兑) chases nothing: the moved piece offered for a like
-#                 one, or a 少根 gain resting on a like piece the target may take back
-#                 evenly (cxa_win).
+#                 one (even when taking it would check: 2020 图2, cxa_check_net), or a 少根
+#                 gain resting on a like piece the target may take back evenly (cxa_win).
 #                 Gains are counted on the book's scale (cxa_value), where a crossed
 #                 pawn's value floats: a pawn for a horse or cannon is even, a pawn for a
 #                 rook gains (1999 细则10; 2020 图24).
@@ -264,6 +265,21 @@ cdef inline int cxa_exposed(BoardState* r, int a, int sq, int side) noexcept nog
     return after - before if after > before else 0
 
 
+cdef inline bint cxa_even_back(BoardState* r, int a, int sq, int side) noexcept nogil:
+    # Is side's piece on a offered to the enemy piece on sq for a like one (同等子力,
+    # 1999 28.5): of equal value, and may the enemy piece take it back without loss on
+    # the whole exchange there? r is restored.
+    cdef int mv = sq | (a << 8), cap, net
+    if cxa_value(r.squares[a], a, side) != cxa_value(r.squares[sq], sq, side):
+        return 0
+    if not capture_legal(r, sq, a):
+        return 0
+    cap = make_move(r, mv)
+    net = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
+    unmake_move(r, mv, cap)
+    return net >= 0
+
+
 cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nogil:
     # What side wins by taking the enemy piece on sq next move (>= 0): the best, over
     # side's attackers other than the king and the pawns (their own attacks are idle)
@@ -285,8 +301,7 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
     # reply). r is restored.
     cdef int out[32]
     cdef int n = attackers_of(r.squares, side, sq, out)
-    cdef int i, a, pc, kind, cap, mv, net, best = 0
-    cdef int value = cxa_value(r.squares[sq], sq, side)
+    cdef int i, a, pc, kind, net, best = 0
     if cxa_gain(r.squares[sq], sq, side) == 0:
         return 0        # a pawn at home is no target (1999 25.3, 29.3)
     for i in range(n):
@@ -303,15 +318,10 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
         a = out[i]
         pc = r.squares[a]
         kind = slot_kind(pc)
-        if (kind == 0 or kind == 6 or cxa_value(pc, a, side) != value
-                or not capture_legal(r, a, sq) or not capture_legal(r, sq, a)):
+        if kind == 0 or kind == 6 or not capture_legal(r, a, sq):
             continue
-        mv = sq | (a << 8)
-        cap = make_move(r, mv)
-        net = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
-        unmake_move(r, mv, cap)
-        if net < 0:
-            continue    # taking the equal piece back loses: no even exchange offered
+        if not cxa_even_back(r, a, sq, side):
+            continue    # no like piece, or taking it back loses: no even exchange offered
         if a != moved and not cxa_rooted(r, a, sq):
             continue    # an unprotected piece uncovered to an equal one: a chase
         # Without the equal piece, is there still a gain? If not, the move offers it.
@@ -383,13 +393,16 @@ cdef inline int cxa_best_gain(BoardState* r, int side, int* target) noexcept nog
     return best
 
 
-cdef inline int cxa_check_net(BoardState* r, int side, int depth, unsigned int* won) noexcept nogil:
+cdef inline int cxa_check_net(BoardState* r, int side, int depth, unsigned int* won,
+                              int moved) noexcept nogil:
     # With side to move: the most it surely wins through a check (0 if nothing): over its
     # checks, the least over the replies of what the check took, less what the reply
     # took, plus the best that follows (one capture, cxa_best_gain, or, depth > 1, a
     # further check: a series of checks, 1999 29.1). won gets the pieces (bit per enemy
     # slot) of every check that wins: the one it took and those taken after each reply.
-    # A check with no reply is a mate, judged as a mate threat instead. r is restored.
+    # A check with no reply is a mate, judged as a mate threat instead. A check by the
+    # piece that just moved (on moved; -1: none) taking a like piece that could take it
+    # back evenly is that piece's exchange offer (兑, cxa_even_back), no win. r is restored.
     cdef int moves[MAX_MOVES]
     cdef int replies[MAX_MOVES]
     cdef int n, m, i, k, cap, cap2, net, deeper, worst, target, best = 0, saved = r.side
@@ -397,6 +410,9 @@ cdef inline int cxa_check_net(BoardState* r, int side, int depth, unsigned int* 
     r.side = side
     n = generate_legal_moves(r, moves)
     for i in range(n):
+        if ((moves[i] & 255) == moved and r.squares[moves[i] >> 8]
+                and cxa_even_back(r, moved, moves[i] >> 8, side)):
+            continue
         cap = make_move(r, moves[i])
         if in_check(r, 1 - side):
             m = generate_legal_moves(r, replies)
@@ -411,7 +427,7 @@ cdef inline int cxa_check_net(BoardState* r, int side, int depth, unsigned int* 
                         got |= 1u << target
                     if depth > 1:
                         more = 0
-                        deeper = cxa_check_net(r, side, depth - 1, &more)
+                        deeper = cxa_check_net(r, side, depth - 1, &more, -1)
                         if deeper > net:
                             net = deeper
                             got |= more
@@ -435,11 +451,11 @@ cdef inline int cxa_check_net(BoardState* r, int side, int depth, unsigned int* 
     return best
 
 
-cdef inline unsigned int cxa_check_wins(BoardState* r, int side) noexcept nogil:
+cdef inline unsigned int cxa_check_wins(BoardState* r, int side, int moved) noexcept nogil:
     # With side to move: the enemy pieces (bit per slot) it wins through a check or a
     # series of at most CXA_CHECK_DEPTH checks (cxa_check_net). r is restored.
     cdef unsigned int found = 0
-    cxa_check_net(r, side, CXA_CHECK_DEPTH, &found)
+    cxa_check_net(r, side, CXA_CHECK_DEPTH, &found, moved)
     return found
 
 
@@ -478,7 +494,7 @@ cdef inline unsigned int cxa_threats(BoardState* r, int side, int moved) noexcep
     # What side would win if it were to move (bit per enemy slot): by a capture
     # (cxa_targets) or through a check (cxa_check_wins).
     cdef unsigned int found = cxa_targets(r, side, moved)
-    found |= cxa_check_wins(r, side)
+    found |= cxa_check_wins(r, side, moved)
     return found
 
 
