@@ -237,7 +237,8 @@ CHINESE_MISSES = {
     "cxa2020-fig07": f"{MATE_DEPTH}: Red's mate threats are not found by checks "
     "(R chase idle) and Black's block is judged a chase (B chase chase): Black loses",
     "cxa2020-fig09": f"{CHECK_WIN}: Red's exchange offer (兑: the horse uncovers a rook "
-    "facing Black's rook) is judged a chase (R chase chase, B chase chase): draw",
+    "facing Black's rook) is judged a chase, as 图25's like pattern is (the case README's "
+    "reading 20: the two diagrams disagree) (R chase chase, B chase chase): draw",
     "cxa2020-fig10": f"{ONE_DEEP}: Black's joint rook+cannon chase is not seen and Red's "
     "second horse move is no new chase (R chase idle, B chase idle): draw",
     "cxa2020-fig13": f"{CHECK_WIN}: Red's exchange offer (兑) also has a check-win "
