@@ -53,9 +53,9 @@ from xiangqi import Color, Position, Rules
 FILES = "abcdefghi"
 
 
-def verdict(fen: str, moves: list[str]) -> str | None:
-    """The Chinese ruling at the third occurrence, as 'draw' / 'red-loses' / 'black-loses'
-    (None when the cycle is not legal or does not repeat)."""
+def at_third_occurrence(fen: str, moves: list[str]) -> Position | None:
+    """The cycle played twice from fen, its start standing for the third time (None when
+    the cycle is not legal or does not repeat)."""
     try:
         pos = Position(fen)
         for _ in range(2):
@@ -63,7 +63,14 @@ def verdict(fen: str, moves: list[str]) -> str | None:
                 pos.push_iccs(text)
     except ValueError:
         return None
-    if not pos.is_repetition(3):
+    return pos if pos.is_repetition(3) else None
+
+
+def verdict(fen: str, moves: list[str]) -> str | None:
+    """The Chinese ruling at the third occurrence, as 'draw' / 'red-loses' / 'black-loses'
+    (None when the cycle is not legal or does not repeat)."""
+    pos = at_third_occurrence(fen, moves)
+    if pos is None:
         return None
     outcome = pos.outcome(rules=Rules.CHINESE)
     if outcome is None:

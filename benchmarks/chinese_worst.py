@@ -16,6 +16,8 @@ import random
 import sys
 import time
 
+from chinese_classes import at_third_occurrence
+
 from xiangqi import Move, Position, Rules
 
 
@@ -73,14 +75,8 @@ def build_cycle(rng: random.Random, k: int, aggressive: int | None) -> tuple[str
 
 
 def ruling_time(fen: str, cycle: list[str]) -> float | None:
-    pos = Position(fen)
-    try:
-        for _ in range(2):
-            for text in cycle:
-                pos.push_iccs(text)
-    except ValueError:
-        return None
-    if not pos.is_repetition(3):
+    pos = at_third_occurrence(fen, cycle)
+    if pos is None:
         return None
     best = float("inf")
     for _ in range(3):

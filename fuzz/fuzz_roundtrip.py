@@ -31,6 +31,7 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -135,38 +136,36 @@ def _starting(node: pgn.ChildNode) -> str:
     return "" if node.parent.variations[0] is node else _pgn_text(node.starting_comment)
 
 
-def full_tree(node: pgn.GameNode) -> list[object]:
-    """Everything PGN holds below node (without recursion, however deep)."""
+def _tree(node: pgn.GameNode, keep: Callable[[pgn.ChildNode], tuple[object, ...]]) -> list[object]:
+    """The tree below node as nested lists, each child as keep(child) + (its subtree,),
+    without recursion, however deep."""
     out: list[object] = []
     stack: list[tuple[pgn.GameNode, list[object]]] = [(node, out)]
     while stack:
         parent, into = stack.pop()
         for child in parent.variations:
             sub: list[object] = []
-            into.append(
-                (
-                    child.move.iccs() if child.move else "--",
-                    _pgn_text(child.comment),
-                    _starting(child),
-                    sorted(child.nags),
-                    sub,
-                )
-            )
+            into.append((*keep(child), sub))
             stack.append((child, sub))
     return out
+
+
+def full_tree(node: pgn.GameNode) -> list[object]:
+    """Everything PGN holds below node."""
+    return _tree(
+        node,
+        lambda child: (
+            child.move.iccs() if child.move else "--",
+            _pgn_text(child.comment),
+            _starting(child),
+            sorted(child.nags),
+        ),
+    )
 
 
 def move_tree(node: pgn.GameNode) -> list[object]:
     """The moves and comments after them below node: what XQF and DhtmlXQ hold."""
-    out: list[object] = []
-    stack: list[tuple[pgn.GameNode, list[object]]] = [(node, out)]
-    while stack:
-        parent, into = stack.pop()
-        for child in parent.variations:
-            sub: list[object] = []
-            into.append((child.move.iccs(), _pgn_text(child.comment), sub))
-            stack.append((child, sub))
-    return out
+    return _tree(node, lambda child: (child.move.iccs(), _pgn_text(child.comment)))
 
 
 def has_null(game: pgn.Game) -> bool:

@@ -15,6 +15,7 @@
 #   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
 #                                       (less the exchange offers, 兑, and the captures
 #                                       that give away more: 被牵子捉子)
+#   cxa_win_without(r, a, sq, side)     cxa_win with the piece on a off the board
 #   cxa_targets(r, side, moved)         enemy pieces side would win next move (bit per slot)
 #   cxa_piece_targets(r, side, a, moved)  enemy pieces side's piece on a would win
 #   cxa_best_gain(r, side, target)      the most side wins by taking one piece next move
@@ -325,14 +326,20 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
         if a != moved and not cxa_rooted(r, a, sq):
             continue    # an unprotected piece uncovered to an equal one: a chase
         # Without the equal piece, is there still a gain? If not, the move offers it.
-        r.squares[a] = 0
-        r.piece_square[pc] = 0
-        net = cxa_win(r, sq, side, -1)
-        r.squares[a] = pc
-        r.piece_square[pc] = a
-        if net == 0:
+        if cxa_win_without(r, a, sq, side) == 0:
             return 0
     return best
+
+
+cdef inline int cxa_win_without(BoardState* r, int a, int sq, int side) noexcept nogil:
+    # cxa_win(r, sq, side, -1) with side's piece on a taken off the board. r is restored.
+    cdef int pc = r.squares[a], net
+    r.squares[a] = 0
+    r.piece_square[pc] = 0
+    net = cxa_win(r, sq, side, -1)
+    r.squares[a] = pc
+    r.piece_square[pc] = a
+    return net
 
 
 cdef inline unsigned int cxa_targets(BoardState* r, int side, int moved) noexcept nogil:
@@ -367,12 +374,7 @@ cdef inline unsigned int cxa_piece_targets(BoardState* r, int side, int a,
             found |= 1u << j
             continue
         # Without the piece, is the gain gone? Then it takes part in a joint attack.
-        r.squares[a] = 0
-        r.piece_square[pc] = 0
-        net = cxa_win(r, v, side, -1)
-        r.squares[a] = pc
-        r.piece_square[pc] = a
-        if net == 0:
+        if cxa_win_without(r, a, v, side) == 0:
             found |= 1u << j
     return found
 
