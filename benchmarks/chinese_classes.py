@@ -48,7 +48,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from xiangqi import Color, Position, Rules
+from xiangqi import Color, Piece, Position, Rules, parse_square
 
 FILES = "abcdefghi"
 
@@ -204,11 +204,9 @@ SECOND_ATTACKER = (
 
 def unpinned(fen: str) -> str:
     """The pinned cycle without Red's rook on a0: nothing is given away."""
-    board, *rest = fen.split()
-    rows = board.split("/")
-    assert rows[-1].startswith("R2")
-    rows[-1] = "3" + rows[-1][2:]
-    return " ".join(["/".join(rows), *rest])
+    pos = Position(fen)
+    assert pos.remove_piece_at(parse_square("a0")) == Piece.from_symbol("R")
+    return pos.fen()
 
 
 def classes(seed: int) -> dict[str, list[tuple[str, list[str], str]]]:

@@ -214,7 +214,7 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
     cdef uint64_t key = s.keys[ply], child
     cdef TTEntry* e
     cdef int hint = 0, i, kept = 0, mv, cap, pc, replies = 0, r, seen, played = 0
-    cdef bint checks, path = 0, cut = 0, attacker = not ((ply - s.root) & 1)
+    cdef bint checks, forbidden, path = 0, cut = 0, attacker = not ((ply - s.root) & 1)
     f.n = generate_legal_moves(b, f.moves)
     if not attacker:
         if f.n == 0:
@@ -288,16 +288,20 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
         child = key_after_move(key, pc, mv & 255, mv >> 8, cap)
         s.checked[ply + 1] = f.check[i]
         seen = repeats(s, ply + 1, child)
-        if seen >= 0 and not (attacker and perpetual_check(s, seen, ply + 1)):
-            unmake_move(b, mv, cap)
-            if attacker:
-                path = 1                # the attacker may not repeat
-                continue
-            if perpetual_check(s, seen, ply + 1):
-                cut = 1                 # a forbidden perpetual check: defend otherwise
-                continue
-            return FAIL_PATH            # the defender escapes by repeating
         if seen >= 0:
+            # A return to a position of the line: does it close the defender's one-sided
+            # perpetual check? The attacker may close that cycle and no other; the
+            # defender must leave it, and escapes by any other.
+            forbidden = perpetual_check(s, seen, ply + 1)
+            if not (attacker and forbidden):
+                unmake_move(b, mv, cap)
+                if not attacker and not forbidden:
+                    return FAIL_PATH    # the defender escapes by repeating
+                if attacker:
+                    path = 1            # the attacker may not repeat
+                else:
+                    cut = 1             # a forbidden perpetual check: defend otherwise
+                continue
             path = 1                    # the attacker closes the defender's perpetual check
         s.keys[ply + 1] = child
         r = solve(s, ply + 1, d - 1)
