@@ -46,3 +46,9 @@ class SearchLimitReached(Exception):
 
     def __reduce__(self) -> tuple[object, ...]:
         return type(self), (self.nodes, self.proven_plies)
+
+
+class OutputFileError(XiangqiError):
+    """An output file refused before anything was written (xiangqi._files.check_output): a
+    directory, a FIFO, a device or a socket, the same file as an input, or a path in no
+    directory. The message names the path and the reason."""

@@ -1,0 +1,330 @@
+"""Users' files, written one way: the one home for every command or function that writes a
+user's output file (records, books, match results).
+
+The rules (docs/records.md, "Users' files"):
+
+- ``check_output`` runs BEFORE anything is read or written. It refuses (OutputFileError) an
+  output that is a directory, a FIFO, a character or block device (``/dev/null``) or a
+  socket: such a thing is never opened (``os.stat`` only, so a FIFO cannot hang) nor
+  replaced. It refuses an output that is the same file as an input BY IDENTITY (device and
+  inode: a hard link or a symbolic link under another name is caught), and an output whose
+  directory does not exist. It returns the real target: a symbolic link is followed, so
+  the file it points to is replaced and the link stays a link.
+- ``replace_file`` and ``ReplacingFile`` write a temporary file beside the real target,
+  flush and fsync it, give it the old file's permission bits (a new file: ``0o666`` less
+  the umask) and move it over the target with ``os.replace``. On any failure (a full disk,
+  an exception in the writer, Ctrl-C) the old file is left untouched and the temporary
+  file is removed.
+- Paths may be str (undecodable bytes kept by surrogateescape), bytes or os.PathLike; a
+  path is never encoded strictly as UTF-8.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from typing import IO, Any, TypeVar, Union
+
+from .errors import OutputFileError
+
+__all__ = [
+    "OutputFileError",
+    "PathArg",
+    "ReplacingFile",
+    "check_output",
+    "check_outputs",
+    "file_id",
+    "new_file_mode",
+    "replace_file",
+]
+
+#: A path as the OS takes it.
+PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+#: An input to compare an output with: a path, a (st_dev, st_ino) pair, or None (ignored).
+InputArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]", tuple[int, int], None]
+
+T = TypeVar("T")
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _text(path: object, what: str) -> str:
+    """path as a str (bytes decoded as the OS does, with surrogateescape); TypeError if it
+    is no path."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(
+            f"the {what} is a path (str, bytes or os.PathLike), got {type(path).__name__}"
+        )
+    text = os.fsdecode(os.fspath(path))
+    if not text:
+        raise OutputFileError(f"the {what} is an empty path")
+    if "\0" in text:
+        raise OutputFileError(f"the {what} path holds a NUL character: {text!r}")
+    return text
+
+
+def file_id(handle: object) -> tuple[int, int] | None:
+    """The (st_dev, st_ino) of an open file (None if it has no file descriptor)."""
+    try:
+        st = os.fstat(handle.fileno())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError, TypeError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _refuse_kind(st: os.stat_result, path: str, what: str) -> None:
+    for test, kind in _KINDS:
+        if test(st.st_mode):
+            raise OutputFileError(
+                f"the {what} is {kind}, not a regular file: {path!r}; "
+                "refusing to replace or open it"
+            )
+    if not stat.S_ISREG(st.st_mode):
+        raise OutputFileError(f"the {what} is not a regular file: {path!r}")
+
+
+def check_output(path: PathArg, *, inputs: Iterable[InputArg] = (), what: str = "output") -> str:
+    """Check an output path before anything is written; return the real target path.
+
+    Refuses (OutputFileError, naming the path and the reason) a directory, a FIFO, a
+    character or block device and a socket (never opened: ``os.stat`` only, so a FIFO
+    cannot hang), an output that is the same file as one of inputs (paths, or
+    (st_dev, st_ino) pairs; None is skipped) by identity, so that hard and symbolic links
+    count, and an output whose directory does not exist. The returned path is absolute
+    with symbolic links resolved: the file a link points to is what gets replaced.
+    what names the output in messages ("output", "--pgn", ...).
+    """
+    text = _text(path, what)
+    real = os.path.realpath(text)
+    try:
+        st: os.stat_result | None = os.stat(text)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise OutputFileError(f"the {what} cannot be written: {text!r} ({exc.strerror})") from None
+    if st is not None:
+        _refuse_kind(st, text, what)
+    folder = os.path.dirname(real)
+    try:
+        folder_st = os.stat(folder)
+    except OSError:
+        folder_st = None
+    if folder_st is None or not stat.S_ISDIR(folder_st.st_mode):
+        raise OutputFileError(f"the {what} {text!r} is in no directory: {folder!r} does not exist")
+    for item in inputs:
+        if item is None:
+            continue
+        if isinstance(item, tuple):
+            same = st is not None and item == (st.st_dev, st.st_ino)
+            source = "being read"
+        else:
+            source_text = _text(item, "input")
+            source = repr(source_text)
+            try:
+                other = os.stat(source_text)
+            except OSError:
+                same = os.path.realpath(source_text) == real
+            else:
+                same = st is not None and (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino)
+        if same:
+            raise OutputFileError(
+                f"the {what} is also the input (the same file as the input {source}): "
+                f"{text!r}; refusing to overwrite an input (write to another file, then rename it)"
+            )
+    return real
+
+
+def check_outputs(
+    outputs: Mapping[str, PathArg | None], inputs: Iterable[InputArg] = ()
+) -> dict[str, str]:
+    """check_output for each output (a mapping from its name in messages, such as
+    "--pgn", to a path or None for none), and refuse two outputs that name one file.
+    Returns the real target of each output given."""
+    sources = list(inputs)
+    checked: dict[str, str] = {}
+    for what, path in outputs.items():
+        if path is None:
+            continue
+        real = check_output(path, inputs=sources, what=what)
+        for other_what, other in checked.items():
+            if _same_target(real, other):
+                raise OutputFileError(
+                    f"{what} and {other_what} name the same file: {_text(path, what)!r}"
+                )
+        checked[what] = real
+    return checked
+
+
+def _same_target(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a == b
+
+
+def new_file_mode() -> int:
+    """The permission bits a new file gets: 0o666 less the process's umask (read from
+    /proc/self/status, so that no other thread sees a changed umask; elsewhere by the
+    os.umask round trip)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o077)  # the strictest value while it is read
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+class ReplacingFile:
+    """A file written beside its target and moved over it by commit(): the target is
+    replaced whole or not at all.
+
+    ``ReplacingFile(path, text=True)`` checks path with check_output (refusing a FIFO, a
+    device, a directory...), opens a temporary file in the target's directory (the real
+    target's: a symbolic link is written through and stays a link) and exposes it as
+    ``.handle`` (UTF-8 text, or binary with text=False). ``commit()`` flushes, fsyncs, gives
+    it the permission bits of the file it replaces (a new file: 0o666 less the umask) and
+    moves it over the target; ``discard()`` removes it, leaving the target as it was. As a
+    context manager it commits on a normal exit and discards on an exception (Ctrl-C
+    included). A long-running writer (a match appending game by game) keeps it open.
+    """
+
+    handle: IO[Any]
+
+    def __init__(
+        self,
+        path: PathArg,
+        text: bool = True,
+        *,
+        inputs: Iterable[InputArg] = (),
+        what: str = "output",
+        encoding: str = "utf-8",
+    ) -> None:
+        self.target = check_output(path, inputs=inputs, what=what)
+        self.what = what
+        folder, name = os.path.split(self.target)
+        # Short enough that the temporary name fits in NAME_MAX whatever the target's.
+        stem = os.fsdecode(os.fsencode(name)[:64])
+        fd, self.temporary = tempfile.mkstemp(prefix=f".{stem}.", suffix=".part", dir=folder)
+        self.done = False
+        try:
+            if text:
+                self.handle = open(fd, "w", encoding=encoding)  # noqa: SIM115
+            else:
+                self.handle = open(fd, "wb")  # noqa: SIM115
+        except BaseException:
+            os.close(fd)
+            self._remove()
+            raise
+
+    def __enter__(self) -> ReplacingFile:
+        return self
+
+    def __exit__(self, kind: object, value: object, traceback: object) -> None:
+        if self.done:
+            return
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+    def commit(self) -> None:
+        """Flush, fsync and move the temporary file over the target (keeping the old file's
+        permission bits). On a failure the temporary file is removed and the target is left
+        as it was, and the error is raised."""
+        if self.done:
+            raise ValueError(f"this ReplacingFile of {self.target!r} was already closed")
+        self.done = True
+        try:
+            self.handle.flush()
+            os.fsync(self.handle.fileno())
+            self.handle.close()
+            try:
+                old: os.stat_result | None = os.stat(self.target)
+            except FileNotFoundError:
+                old = None
+            if old is None:
+                os.chmod(self.temporary, new_file_mode())
+            else:
+                # Checked again: a match runs for hours; a FIFO made meanwhile stays.
+                _refuse_kind(old, self.target, self.what)
+                os.chmod(self.temporary, stat.S_IMODE(old.st_mode))
+                with contextlib.suppress(OSError):  # root replacing another user's file
+                    if hasattr(os, "chown") and (old.st_uid, old.st_gid) != _owner(self.temporary):
+                        os.chown(self.temporary, old.st_uid, old.st_gid)
+            os.replace(self.temporary, self.target)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.handle.close()
+            self._remove()
+            raise
+        _sync_directory(os.path.dirname(self.target))
+
+    def discard(self) -> None:
+        """Close and delete the temporary file; the target stays as it was."""
+        self.done = True
+        try:
+            with contextlib.suppress(OSError):
+                self.handle.close()
+        finally:
+            self._remove()
+
+    def _remove(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.temporary)
+
+
+def _owner(path: str) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_uid, st.st_gid
+
+
+def _sync_directory(folder: str) -> None:
+    """Make the rename durable (best effort: not every system opens directories)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def replace_file(
+    path: PathArg,
+    write: Callable[[IO[bytes]], T],
+    *,
+    inputs: Iterable[InputArg] = (),
+    what: str = "output",
+) -> T:
+    """Write a file whole or not at all and return what write returned.
+
+    path is checked with check_output (against inputs); write(out) fills a binary
+    temporary file beside the real target, which then replaces it (see ReplacingFile).
+    On any failure (an exception in write, a full disk, Ctrl-C) the old file is untouched
+    and no temporary file remains.
+    """
+    if not callable(write):
+        raise TypeError(f"replace_file() takes a callable writer, got {type(write).__name__}")
+    replacing = ReplacingFile(path, text=False, inputs=inputs, what=what)
+    try:
+        result = write(replacing.handle)
+    except BaseException:
+        replacing.discard()
+        raise
+    replacing.commit()
+    return result
