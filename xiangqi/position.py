@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 try:
@@ -447,6 +447,67 @@ class Position(_core.PositionBase):
 
         return parse_iccs(self, text)
 
+    # -- python-chess's names for the same operations (chess.Board's spelling) ----------
+
+    def parse_uci(self, uci: str) -> Move:
+        """The legal move that UCI text names here, as python-chess's ``Board.parse_uci``.
+
+        UCI xiangqi engines write moves as ICCS squares with ranks 0..9 ("h2e2"), so this is
+        ``Move.from_uci`` (the strict lower-case form) plus a legality check on squares
+        0..89. "0000" returns ``Move.null()`` unchecked, as in python-chess. Raises
+        InvalidMoveError for malformed text, IllegalMoveError for a move not legal here;
+        the position is never changed.
+        """
+        move = Move.from_uci(uci)
+        if move and not self.is_legal(move):
+            raise self._illegal(move, uci)
+        return move
+
+    def push_uci(self, uci: str) -> Move:
+        """Parse UCI text ("h2e2") with parse_uci, play it, and return the Move.
+
+        python-chess's ``Board.push_uci``. Raises as parse_uci does (and IllegalMoveError for
+        "0000" while in check, as push does), changing nothing.
+        """
+        move = self.parse_uci(uci)
+        self.push(move)
+        return move
+
+    def uci(self, move: Move) -> str:
+        """UCI text of a move (squares 0..89 as ICCS, e.g. "h2e2"), python-chess's ``Board.uci``."""
+        return _check_move(move, "uci").uci()
+
+    def san_and_push(self, move: Move) -> str:
+        """SAN text of a legal move here, then play it: python-chess's ``Board.san_and_push``.
+
+        Raises IllegalMoveError (changing nothing) for a move not legal here.
+        """
+        text = self.san(move)
+        self.push(move)
+        return text
+
+    def variation_san(self, variation: Iterable[Move]) -> str:
+        """A line of legal moves from here in SAN with move numbers, as python-chess's.
+
+        "1. Che3 Hg8 2. Hg3" when Red moves first; "1...Hg8 2. Hg3" when Black does (the
+        number is the FEN's fullmove number). Each move must be legal after the ones
+        before it, or IllegalMoveError names it; the position is never changed.
+        """
+        board = self.copy(stack=False)
+        words: list[str] = []
+        for move in variation:
+            _check_move(move, "variation_san")
+            if not board.is_legal(move):
+                raise board._illegal(move)
+            number = board.fullmove_number
+            if board.turn == Color.RED:
+                words.append(f"{number}. {board.san_and_push(move)}")
+            elif not words:
+                words.append(f"{number}...{board.san_and_push(move)}")
+            else:
+                words.append(board.san_and_push(move))
+        return " ".join(words)
+
     def _illegal(self, move: Move, text: str | None = None) -> IllegalMoveError:
         """The IllegalMoveError for move, naming why it is illegal here."""
         read = f" (read from {quote(text)})" if text is not None else ""
@@ -821,8 +882,15 @@ class Position(_core.PositionBase):
         return other
 
     def flip_horizontal(self: _P) -> _P:
-        """A new Position mirrored left to right (file a <-> i): a symmetry of the rules."""
-        return self.transform(lambda sq: sq - sq % 9 + 8 - sq % 9)
+        """A new Position mirrored left to right (file a <-> i): a symmetry of the rules.
+
+        The flip of a diagram from_diagram() reads (a composition's too) is read the same way.
+        """
+        codes = self._board.codes()
+        out = bytearray(90)
+        for sq in range(90):
+            out[sq - sq % 9 + 8 - sq % 9] = codes[sq]
+        return self._symmetric(out, self._board.side)
 
     def mirror(self: _P) -> _P:
         """A new Position with ranks flipped and colours swapped, the other side to move.
@@ -836,8 +904,26 @@ class Position(_core.PositionBase):
             code = codes[sq]
             if code:
                 out[sq % 9 + 9 * (9 - sq // 9)] = code + 7 if code <= 7 else code - 7
+        return self._symmetric(out, 1 - self._board.side)
+
+    def _symmetric(self: _P, codes: bytearray, side: int) -> _P:
+        """A new Position of codes and side, an image of this one under a symmetry of the
+        rules: as checked as this one was, so a diagram (from_diagram, a composition too)
+        gives a diagram. Counters kept, move stack not."""
         other = self.copy(stack=False)
-        other._replace(out, 1 - self._board.side)
+        try:
+            other._replace(codes, side)
+        except InvalidFenError as exc:
+            fen = f"{board_fen(bytes(codes))} {'wb'[side]} - - {self.halfmove_clock} "
+            fen += str(self.fullmove_number)
+            for composition in (False, True):
+                try:
+                    diagram = Position.from_diagram(fen, composition=composition)
+                except InvalidFenError:
+                    continue
+                other._board, other._legal_moves = diagram._board, None
+                return other
+            raise exc
         return other
 
     # -- copying, comparing, showing -------------------------------------------
