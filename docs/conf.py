@@ -11,6 +11,7 @@ the tests' own data, and put on the page as MyST substitutions).
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -31,6 +32,8 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
+    "sphinx.ext.intersphinx",
+    "sphinx.ext.viewcode",
 ]
 myst_enable_extensions = ["substitution", "colon_fence", "deflist"]
 myst_heading_anchors = 3
@@ -42,16 +45,48 @@ html_title = f"xiangqi {release}"
 # One docstring style: Google style (Args:/Returns:/Raises:), read by napoleon.
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
+# A "Returns:" line reads "What it is: more words"; the words before the colon are prose,
+# not a type to link (the signature carries the real return type, linked).
+napoleon_use_rtype = False
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": False}
 
+# -- links: every name the reference shows resolves (the build runs with -n -W) ---------
+
+nitpicky = True
+# Names of third-party packages that publish no Sphinx inventory we can use offline
+# (each is a type in a signature). Add a name here only for that reason.
+nitpick_ignore_regex = [
+    # NumPy, OpenSpiel and Gymnasium: no inventory offline (types in the RL signatures).
+    ("py:.*", r"numpy\..*"),
+    ("py:.*", r"pyspiel\..*"),
+    ("py:.*", r"gymnasium\..*"),
+    # Gymnasium's docstrings of the methods GymEnv overrides name Env's attributes.
+    ("py:attr", r"render_mode|observation_space|action_space|np_random_seed|np_random|metadata"),
+    ("py:class", r"ObsType|ActType"),
+]
+
+# Python's own inventory, from a local file only: the build never fetches over the network.
+# Debian's package python3-doc installs it (apt-get install python3-doc; .ci/run and
+# .readthedocs.yaml install it).
+_PYTHON_INVENTORIES = sorted(
+    Path("/usr/share/doc").glob("python3.*/html/objects.inv"),
+    key=lambda path: [int(part) for part in re.findall(r"\d+", path.parent.parent.name)],
+)
+intersphinx_mapping: dict[str, tuple[str, str]] = {}
+if _PYTHON_INVENTORIES:
+    _inventory = _PYTHON_INVENTORIES[-1]
+    _version = _inventory.parent.parent.name.removeprefix("python")
+    intersphinx_mapping["python"] = (f"https://docs.python.org/{_version}/", str(_inventory))
+
+# The examples show every name they use (scripts/check_docs_paste.py runs each page as
+# pasted: a fresh interpreter, nothing hidden); the one setup is the working folder, a
+# checkout's root, where the tests' data files are (a page says when it reads one).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 doctest_global_setup = f"""
 import os
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-os.chdir({str(ROOT)!r})  # the examples name files by their paths in a checkout
-import xiangqi
-from xiangqi import Move, Position, RED, BLACK
+os.chdir({str(ROOT)!r})
 """
 doctest_test_doctest_blocks = ""  # only the ```{doctest} blocks, not every >>> in docstrings
 
