@@ -21,6 +21,7 @@ from ..position import Position
 from ..rules import Rules, check_rules
 from .adjudication import DEFAULT_MAX_PLIES, Adjudication
 from .openings import DEFAULT_BOOK_PLIES, BookOpenings, Opening, OpeningSource, opening_source
+from .resume import check_records
 from .runner import DEFAULT_TIME_MARGIN, MatchResult, _run
 from .spec import EngineSpec, _with_each
 from .stats import SPRT
@@ -157,7 +158,9 @@ class MatchPlan:
     ) -> MatchResult:
         """Play the match (see run_match for the outputs and Ctrl-C); finished holds the
         game records of complete rounds of an earlier run, which are counted, not played.
-        extra goes into the results file."""
+        extra goes into the results file. XiangqiError for a record of finished that is
+        malformed or not of this plan (see xiangqi.match.resume.check_records)."""
+        finished = check_records(finished, self)
         if self.ray is not None:
             from .distributed import run_on_ray
 
@@ -395,18 +398,13 @@ def run_match(
 
 def complete_rounds(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The game records of the rounds (game pairs) whose both games are in records, which a
-    resumed match keeps; a round cut short is played again whole (its pair counts once)."""
+    resumed match keeps; a round cut short is played again whole (its pair counts once).
+    XiangqiError for a malformed record (see xiangqi.match.resume.check_records)."""
     by_round: dict[int, list[dict[str, Any]]] = {}
-    try:
-        for record in records:
-            by_round.setdefault(int(record["round"]), []).append(dict(record))
-            if record["result"] not in ("1-0", "0-1", "1/2-1/2"):
-                raise XiangqiError(f"a finished game has no result: {record!r:.200}")
-    except (KeyError, TypeError, ValueError) as exc:
-        raise XiangqiError(f"a game record of the results file is malformed ({exc})") from None
+    for record in check_records(records):
+        by_round.setdefault(record["round"], []).append(record)
     kept = []
-    for number, pair in sorted(by_round.items()):
-        games = sorted(int(r["game"]) for r in pair)
-        if games == [2 * number - 1, 2 * number]:
+    for _, pair in sorted(by_round.items()):
+        if len(pair) == 2:  # game numbers are unique and each names its round
             kept += sorted(pair, key=lambda r: int(r["game"]))
     return kept

@@ -1,0 +1,180 @@
+"""Resuming a match: its results file read and every finished game's record checked.
+
+A results file (written by a match, see :meth:`MatchResult.to_json`) holds the match's
+"settings" and one record per finished game under "games". Before a resumed match counts
+a record, each of its fields is checked against the plan the settings give: "game" is a
+whole number (JSON ``true`` is not one, nor ``1.7``, ``NaN`` or ``Infinity``) from 1 to the
+planned games, "round" is that game's round, "result" one of the three results, "opening"
+the opening the plan gives that round, and the other fields of the type the runner writes.
+A record that fails is refused (:class:`~xiangqi.errors.XiangqiError`) naming the file, the
+line and the field, before any engine starts or any file is touched.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import json.decoder
+import json.scanner
+import os
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from ..errors import XiangqiError
+
+if TYPE_CHECKING:
+    from .plan import MatchPlan
+
+#: The results a finished game can have.
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+#: The fields a game record must have.
+REQUIRED_FIELDS = ("game", "round", "result")
+
+#: The text fields a record may have (the runner writes the first four; a Ray match the
+#: last two as well).
+TEXT_FIELDS = ("red", "black", "termination", "reason", "node", "host")
+
+
+@dataclasses.dataclass
+class ResultsFile:
+    """A results file as read for resuming: its settings, its game records (each with the
+    line it starts on) and the PGN file it names (None: none)."""
+
+    #: The file's path, as given.
+    path: str
+    #: The match's settings (MatchPlan.from_settings reads them).
+    settings: Mapping[str, Any]
+    #: The game records, as in the file.
+    records: list[dict[str, Any]]
+    #: The PGN file the match wrote, or None.
+    pgn: str | None
+    #: The line (1-based) each record starts on, and that of each of its fields found.
+    lines: list[dict[str, int]] = dataclasses.field(default_factory=list)
+
+
+#: Python's own object parser and scanner (json's C scanner cannot note positions).
+_OBJECT: Any = getattr(json.decoder, "JSONObject")  # noqa: B009
+_SCANNER: Any = getattr(json.scanner, "py_make_scanner")  # noqa: B009
+
+
+class _Positions(json.JSONDecoder):
+    """A JSON decoder (Python's own scanner) that notes where each object starts and ends."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spans: dict[int, tuple[int, int]] = {}
+
+        def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
+            text, start = s_and_end
+            value, end = _OBJECT(s_and_end, *args)
+            self.spans[id(value)] = (start - 1, end)
+            return value, end
+
+        self.parse_object = parse_object
+        self.scan_once = _SCANNER(self)
+
+
+def read_results(path: str | os.PathLike[str]) -> ResultsFile:
+    """Read the results file at path for resuming; XiangqiError (naming the file, and the
+    line where one is to blame) when it is not a results file of xiangqi match or a game
+    record's field is malformed (see :func:`check_records`; the plan's checks come later)."""
+    name = os.fspath(path)
+    with open(name, encoding="utf-8") as handle:
+        text = handle.read()
+    decoder = _Positions()
+    try:
+        data = decoder.decode(text)
+    except (ValueError, RecursionError) as exc:
+        raise XiangqiError(f"{name!r} is not a results file of xiangqi match ({exc})") from None
+    settings = data.get("settings") if isinstance(data, dict) else None
+    records = data.get("games") if isinstance(data, dict) else None
+    if not isinstance(settings, dict) or not isinstance(records, list):
+        raise XiangqiError(
+            f"{name!r} is not a results file of xiangqi match (no settings or games)"
+        )
+    pgn = data.get("pgn")
+    if pgn is not None and not isinstance(pgn, str):
+        raise XiangqiError(f'{name!r}: its "pgn" is {pgn!r}, expected a file name')
+    lines = []
+    for n, record in enumerate(records):
+        span = decoder.spans.get(id(record)) if isinstance(record, dict) else None
+        if span is None:
+            raise XiangqiError(
+                f"{name!r}: game record {n + 1} is {record!r:.80}, expected a JSON object"
+            )
+        start, end = span
+        where = {"": text.count("\n", 0, start) + 1}
+        for key in record:
+            found = re.compile(rf"{re.escape(json.dumps(key))}\s*:").search(text, start, end)
+            where[key] = where[""] if found is None else text.count("\n", 0, found.start()) + 1
+        lines.append(where)
+    return ResultsFile(name, settings, records, pgn, lines)
+
+
+def check_records(
+    records: Sequence[Mapping[str, Any]],
+    plan: MatchPlan | None = None,
+    *,
+    file: str | None = None,
+    lines: Sequence[Mapping[str, int]] = (),
+) -> list[dict[str, Any]]:
+    """The game records, each checked field by field (against plan's games and openings
+    when it is given), as new dicts; XiangqiError naming the record (by file and line when
+    they are given) and the field for the first that is malformed, and for a game that
+    appears twice."""
+    checked = []
+    seen: dict[int, str] = {}
+    for n, record in enumerate(records):
+        where = lines[n] if n < len(lines) else {}
+
+        def fail(
+            field: str, problem: str, where: Mapping[str, int] = where, n: int = n
+        ) -> NoReturn:
+            line = where.get(field, where.get(""))
+            place = f"game record {n + 1}" if line is None else f"line {line}"
+            origin = "" if file is None else f"{file!r} "
+            raise XiangqiError(f"{origin}{place}: field {field!r} {problem}")
+
+        if not isinstance(record, Mapping):
+            fail("", f"is not a game record: {record!r:.80}")
+        for field in REQUIRED_FIELDS:
+            if field not in record:
+                fail(field, "is missing")
+        total = None if plan is None else plan.total
+        game = _whole(record["game"])
+        if game is None or game < 1 or (total is not None and game > total):
+            span = "1.." + ("" if total is None else str(total))
+            fail("game", f"is {record['game']!r}, expected a game number {span}")
+        round_ = (game + 1) // 2
+        if _whole(record["round"]) != round_:
+            fail("round", f"is {record['round']!r}, expected {(game + 1) // 2} (game {game}'s)")
+        if record["result"] not in RESULTS:
+            fail("result", f"is {record['result']!r}, expected one of {', '.join(RESULTS)}")
+        for field in TEXT_FIELDS:
+            if field in record and not isinstance(record[field], str):
+                fail(field, f"is {record[field]!r}, expected text")
+        for field, low in (("plies", 0), ("attempt", 1)):
+            count = _whole(record.get(field, low))
+            if count is None or count < low:
+                fail(field, f"is {record[field]!r}, expected a whole number from {low}")
+        if "opening" in record:
+            opening = record["opening"]
+            if opening is not None and (_whole(opening) is None or opening < 0):
+                fail("opening", f"is {opening!r}, expected an opening's index or null")
+            expected = opening if plan is None else plan.openings.index(round_ - 1)
+            if opening != expected:
+                fail(
+                    "opening", f"is {opening!r}, but the match plays {expected!r} in round {round_}"
+                )
+        if game in seen:
+            fail("game", f"is {game}, a game that appears twice ({seen[game]})")
+        seen[game] = "" if "" not in where else f"line {where['']}"
+        checked.append(dict(record))
+    return checked
+
+
+def _whole(value: object) -> int | None:
+    """value when it is a whole number of JSON (an int, not a bool or a float), else None."""
+    return value if type(value) is int else None
