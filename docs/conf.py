@@ -117,6 +117,16 @@ def _boards() -> None:
         fill={"h2": "#ffd54f"},
         size=360,
     )
+    # game-end.md: a cycle the two rule books judge differently (CXA 2020 图12)
+    cycle = xiangqi.Position("3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1")
+    boards["two-books-cycle"] = xiangqi.svg.board(
+        cycle, arrows=[("i6", "h6"), ("h7", "i7")], size=360
+    )
+    cycle.push_iccs("i6h6")
+    cycle.push_iccs("h7i7")
+    boards["two-books-cycle-half"] = xiangqi.svg.board(
+        cycle, lastmove="h7i7", arrows=[("h6", "i6"), ("i7", "h7")], size=360
+    )
     for name, svg in boards.items():
         path = GENERATED / f"{name}.svg"
         if not path.exists() or path.read_text(encoding="utf-8") != str(svg):

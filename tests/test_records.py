@@ -155,7 +155,7 @@ def test_convert_shows_a_progress_line(
 
     monkeypatch.setattr(_Progress, "PLAIN_EVERY", 0.0)  # a line per game (stderr is no tty)
     out = tmp_path / "out.pgn"
-    assert main(["convert", str(WUKONG), str(out), "--notation", "wxf"]) == 0
+    assert main(["convert", str(WUKONG), str(out), "--notation", "wxf", "--progress"]) == 0
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 101 and lines[-1].startswith("xiangqi: 100 games, 9830 plies")
     assert lines[0].startswith(f"converting {WUKONG}: 1 games, ")

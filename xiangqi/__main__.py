@@ -3,9 +3,10 @@
 Also installed as the ``xiangqi`` console script. ``perft DEPTH [--fen FEN] [--divide]``
 counts leaves; ``analyse --engine CMD`` prints an engine's principal variations;
 ``match --engine CMD --engine CMD`` plays engine-vs-engine games (see xiangqi.match).
-An engine CMD is a command line, prefixed "ucci:" for a UCCI engine. ``convert IN OUT``
-converts game records (see xiangqi.records). ``book build RECORDS... -o FILE`` builds an
-opening book from game records and ``book probe FILE [FEN]`` lists a position's book moves
+An engine CMD is a command line, prefixed "ucci:" for a UCCI engine. ``convert IN... OUT``
+converts game records, files and folders, into one file (see xiangqi.records.convert).
+``book build RECORDS... -o FILE`` builds an opening book from game records and
+``book probe FILE [FEN]`` lists a position's book moves
 (see xiangqi.book). ``mate FEN [--plies N] [--checks-only]``
 prints the shortest forced mate (exit status 0), or says that none exists within N plies
 (exit status 1; see Position.find_mate).
@@ -25,11 +26,8 @@ from .fen import START_FEN
 from .position import Position
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from .engine import PovScore
     from .move import Move
-    from .pgn import Game
 
 #: The match options --resume reads from the results file instead (given: refused).
 _MATCH_SETTINGS = (
@@ -207,23 +205,30 @@ def _match(args: argparse.Namespace) -> int:
     """Every setting is checked and every output checked against the inputs before any engine
     starts or any file is opened for writing; outputs are written beside their targets and
     moved over them once the match has a result (see xiangqi.match.output)."""
+    import json
 
     from .match import MatchPlan, prepare_match
     from .match.output import ReplacingFile, check_outputs
     from .match.plan import complete_rounds
-    from .match.resume import check_records, read_results
 
     finished: list[dict[str, object]] = []
     results_path, pgn_path = args.results, args.pgn
     inputs: list[str] = []
     try:
         if args.resume is not None:
-            old = read_results(args.resume)
-            plan = MatchPlan.from_settings(old.settings, ray=args.ray)
-            check_records(old.records, plan, file=old.path, lines=old.lines)
-            finished = complete_rounds(old.records)
+            with open(args.resume, encoding="utf-8") as handle:
+                try:
+                    old = json.load(handle)
+                    settings = old["settings"]
+                    records = old["games"]
+                except (ValueError, KeyError, TypeError):
+                    raise XiangqiError(
+                        f"--resume {args.resume!r} is not a results file of xiangqi match"
+                    ) from None
+            plan = MatchPlan.from_settings(settings, ray=args.ray)
+            finished = complete_rounds(records)
             results_path = results_path or args.resume
-            pgn_path = pgn_path or old.pgn
+            pgn_path = pgn_path or old.get("pgn")
         else:
             plan = prepare_match(
                 args.engine,
@@ -306,38 +311,37 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _convert(args: argparse.Namespace) -> int:
-    from .records import (
-        UnknownFormatError,
-        check_output,
-        find_format,
-        format_for_path,
-        open_games,
-        pgn_writer,
-        replace_file,
-    )
+    from .records import convert
 
-    source, target = args.input, args.output
-    # Every argument is checked before a file is touched; OUT is replaced only when every
-    # game is written (a temporary file beside it), and never when it is IN.
-    out_fmt = find_format(args.to) if args.to else format_for_path(target, writing=True)
-    writer = pgn_writer(args.notation) if out_fmt.name == "pgn" else out_fmt.write
-    if writer is None:
-        raise UnknownFormatError(f"the {out_fmt.name} format has no writer")
-    if args.notation != "iccs" and out_fmt.name != "pgn":
-        raise UnknownFormatError(f"--notation is for PGN output, not {out_fmt.name}")
-    check_output(target, [source])
-    games = open_games(source, format=args.from_format)
-    progress = _Progress(f"converting {source}")
+    # Every argument is checked (the output against every input) before a file is read;
+    # OUT is replaced only when every game is written (see xiangqi.records.convert).
+    inputs: list[str] = args.input
+    shown = inputs[0] if len(inputs) == 1 else f"{len(inputs)} inputs"
+    progress = _Progress(f"converting {shown}") if args.progress or sys.stderr.isatty() else None
     try:
-        check_output(target, [games.file_id])  # type: ignore[attr-defined]
-        replace_file(target, lambda out: writer(progress.count(games), out))
+        summary = convert(
+            inputs,
+            args.output,
+            to=args.to,
+            from_format=args.from_format,
+            notation=args.notation,
+            recursive=args.recursive,
+            progress=progress.report if progress is not None else None,
+        )
     finally:
-        progress.close()
-        games.close()  # type: ignore[attr-defined]
-    summary = f"{progress.games} games, {progress.plies} plies written to {target}"
-    if progress.bad:
-        summary += f"; {progress.bad} games had errors (the first: {progress.first_error})"
-    print(f"xiangqi: {summary}", file=sys.stderr)
+        if progress is not None:
+            progress.close()
+    for skipped in summary.skipped:
+        print(f"xiangqi: skipped {skipped.path}: {skipped.reason}", file=sys.stderr)
+    line = f"{summary.games} games, {summary.plies} plies written to {args.output}"
+    if len(summary.files) != 1 or summary.skipped:
+        line += f" from {len(summary.files)} files"
+        if summary.skipped:
+            line += f" ({len(summary.skipped)} skipped)"
+    if summary.games_with_errors:
+        bad, first = summary.games_with_errors, summary.first_error
+        line += f"; {bad} games had errors (the first: {first})"
+    print(f"xiangqi: {line}", file=sys.stderr)
     return 0
 
 
@@ -406,38 +410,29 @@ def _book_probe(args: argparse.Namespace) -> int:
 
 class _Progress:
     """A progress line on stderr for long conversions: rewritten in place on a terminal, a
-    line every PLAIN_EVERY seconds otherwise."""
+    line every PLAIN_EVERY seconds otherwise (convert --progress)."""
 
     TTY_EVERY = 0.2
     PLAIN_EVERY = 10.0
 
     def __init__(self, what: str) -> None:
         self.what = what
-        self.games = self.plies = self.bad = 0
-        self.first_error = ""
         self.tty = sys.stderr.isatty()
         self.started = self.last = time.monotonic()
         self.shown = False
 
-    def count(self, games: Iterator[Game]) -> Iterator[Game]:
-        for game in games:
-            self.games += 1
-            self.plies += sum(1 for _ in game.mainline())
-            if game.errors:
-                self.bad += 1
-                if not self.first_error:
-                    self.first_error = str(game.errors[0])
-            now = time.monotonic()
-            if now - self.last >= (self.TTY_EVERY if self.tty else self.PLAIN_EVERY):
-                self.last = now
-                rate = self.games / max(now - self.started, 1e-9)
-                line = f"{self.what}: {self.games} games, {self.plies} plies ({rate:.0f} games/s)"
-                if self.tty:
-                    print(f"\r{line}", end="", file=sys.stderr, flush=True)
-                    self.shown = True
-                else:
-                    print(line, file=sys.stderr, flush=True)
-            yield game
+    def report(self, games: int, plies: int) -> None:
+        """The progress callback: games and plies so far."""
+        now = time.monotonic()
+        if now - self.last >= (self.TTY_EVERY if self.tty else self.PLAIN_EVERY):
+            self.last = now
+            rate = games / max(now - self.started, 1e-9)
+            line = f"{self.what}: {games} games, {plies} plies ({rate:.0f} games/s)"
+            if self.tty:
+                print(f"\r{line}", end="", file=sys.stderr, flush=True)
+                self.shown = True
+            else:
+                print(line, file=sys.stderr, flush=True)
 
     def close(self) -> None:
         if self.shown:
@@ -575,10 +570,15 @@ def main(argv: list[str] | None = None) -> int:
     convert = sub.add_parser(
         "convert",
         help="convert game records between formats",
-        description="Read every game of IN (its format recognised from its content) and write "
-        "them to OUT in the format its extension names (.pgn, .xqf, .dhtml).",
+        description="Read every game of each IN (a file, its format recognised from its "
+        "content, or a folder: every game record in it; files that are no record are skipped "
+        "and listed) and write them to OUT in the format its extension names (.pgn, .xqf, "
+        ".dhtml). OUT is checked against every IN before anything is read and replaced only "
+        "when every game is written.",
     )
-    convert.add_argument("input", metavar="IN", help="game-record file to read")
+    convert.add_argument(
+        "input", nargs="+", metavar="IN", help="game-record files or folders to read"
+    )
     convert.add_argument("output", metavar="OUT", help="file to write (.pgn, .xqf, .dhtml)")
     convert.add_argument(
         "--notation",
@@ -588,6 +588,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     convert.add_argument("--from", dest="from_format", help="format of IN (default: recognised)")
     convert.add_argument("--to", help="format of OUT (default: from its extension)")
+    convert.add_argument(
+        "-r", "--recursive", action="store_true", help="read the folders' subfolders too"
+    )
+    convert.add_argument(
+        "--progress",
+        action="store_true",
+        help="print progress lines on stderr (default: only on a terminal)",
+    )
     book = sub.add_parser(
         "book",
         help="build or probe an opening book (see xiangqi.book)",

@@ -21,10 +21,12 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+import stat
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Union
+from typing import IO, TYPE_CHECKING, NamedTuple, Union
 
+from .._files import OutputFileError, check_output, file_id, replace_file
 from ..errors import XiangqiError
 from .common import UnwritableGameError
 
@@ -33,10 +35,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HEAD_BYTES",
+    "ConvertSummary",
+    "OutputFileError",
     "RecordFileError",
     "RecordFormat",
     "UnknownFormatError",
+    "SkippedFile",
     "UnwritableGameError",
+    "convert",
     "find_format",
     "format_for_path",
     "formats",
@@ -100,10 +106,13 @@ def find_format(name: str) -> RecordFormat:
     return fmt
 
 
-def format_for_path(path: str | os.PathLike[str], *, writing: bool = False) -> RecordFormat:
+def format_for_path(
+    path: str | bytes | os.PathLike[str] | os.PathLike[bytes], *, writing: bool = False
+) -> RecordFormat:
     """The format a file name's extension names (".pgn" -> PGN); with writing=True, one that
     has a writer. UnknownFormatError if none."""
-    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    name = os.fsdecode(os.fspath(path))
+    suffix = os.path.splitext(name)[1].lower()
     for fmt in formats():
         if suffix in fmt.extensions and (fmt.write is not None or not writing):
             return fmt
@@ -112,7 +121,7 @@ def format_for_path(path: str | os.PathLike[str], *, writing: bool = False) -> R
     what = "written" if writing else "read"
     raise UnknownFormatError(
         f"no game-record format is {what} as {suffix or 'a file without an extension'!r} "
-        f"(known: {known}): {os.fspath(path)!r}"
+        f"(known: {known}): {name!r}"
     )
 
 
@@ -168,7 +177,7 @@ class _Games(Iterator["Game"]):
     def __init__(self, games: Iterator[Game], handle: object, owned: bool = False) -> None:
         self._games = games
         self._handle = handle if owned else None  # a file open_games opened, closed by close()
-        self.file_id = _file_id(handle)
+        self.file_id = file_id(handle)
 
     def __iter__(self) -> _Games:
         return self
@@ -185,14 +194,6 @@ class _Games(Iterator["Game"]):
             self._handle.close()  # type: ignore[attr-defined]
 
 
-def _file_id(handle: object) -> tuple[int, int] | None:
-    try:
-        st = os.fstat(handle.fileno())  # type: ignore[attr-defined]
-    except (AttributeError, OSError, ValueError):
-        return None
-    return st.st_dev, st.st_ino
-
-
 def _games_then_close(fmt: RecordFormat, handle: IO[bytes]) -> Iterator[Game]:
     with handle:
         yield from fmt.read(handle)
@@ -200,24 +201,30 @@ def _games_then_close(fmt: RecordFormat, handle: IO[bytes]) -> Iterator[Game]:
 
 def _open_binary(handle: IO[bytes], fmt: RecordFormat | None) -> Iterator[Game]:
     if fmt is None:
-        seekable = False
-        try:
-            seekable = handle.seekable()
-        except (AttributeError, OSError, ValueError):
-            pass
-        if seekable:
-            start = handle.tell()
-            head = handle.read(HEAD_BYTES)
-            handle.seek(start)
-        else:  # a pipe: keep what was read in front of the rest
-            head = handle.read(HEAD_BYTES)
-            if not isinstance(head, bytes):
-                raise TypeError(f"read() gave {type(head).__name__}, expected bytes")
-            handle = io.BufferedReader(_Chained(head, handle))
+        fmt, handle = _sniffed(handle)
+    return fmt.read(handle)
+
+
+def _sniffed(handle: IO[bytes], where: object = None) -> tuple[RecordFormat, IO[bytes]]:
+    """The format of an open binary file by its first bytes, and the file to read it from
+    (rewound; a pipe is wrapped so that the bytes sniffed are read again)."""
+    seekable = False
+    try:
+        seekable = handle.seekable()
+    except (AttributeError, OSError, ValueError):
+        pass
+    if seekable:
+        start = handle.tell()
+        head = handle.read(HEAD_BYTES)
+        handle.seek(start)
+    else:  # a pipe: keep what was read in front of the rest
+        head = handle.read(HEAD_BYTES)
         if not isinstance(head, bytes):
             raise TypeError(f"read() gave {type(head).__name__}, expected bytes")
-        fmt = _sniff(head)
-    return fmt.read(handle)
+        handle = io.BufferedReader(_Chained(head, handle))
+    if not isinstance(head, bytes):
+        raise TypeError(f"read() gave {type(head).__name__}, expected bytes")
+    return _sniff(head, where), handle
 
 
 class _Chained(io.RawIOBase):
@@ -242,19 +249,24 @@ class _Chained(io.RawIOBase):
 
 
 def write_games(
-    games: Iterable[Game], path: str | os.PathLike[str], *, format: str | None = None
+    games: Iterable[Game],
+    path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
+    *,
+    format: str | None = None,
 ) -> int:
     """Write games to a file in the format its extension names (or format); return how many.
 
-    Every argument is checked before any file is touched; the games go to a temporary file
-    beside path, which replaces path only when all are written: a failure (a game the format
-    cannot hold) leaves the file that was at path as it was. Writing over the file the games
-    are read from (``write_games(open_games(p), p)``, the same file by identity, whatever its
-    name) is refused with RecordFileError.
+    Every argument is checked before any file is touched, and the file is written by the
+    users'-file rules of :func:`convert` (xiangqi._files): the games go to a temporary file
+    beside path, which replaces path only when all are written, so a failure (a game the
+    format cannot hold, a full disk) leaves the file that was at path as it was. An output
+    that is a directory, a FIFO, a device or a socket, or the file the games are read from
+    (``write_games(open_games(p), p)``, the same file by identity, whatever its name), is
+    refused with RecordFileError.
     """
-    if not isinstance(path, (str, os.PathLike)):
+    if not isinstance(path, (str, bytes, os.PathLike)):
         raise TypeError(
-            f"write_games() takes a path (str or os.PathLike), got {type(path).__name__}"
+            f"write_games() takes a path (str, bytes or os.PathLike), got {type(path).__name__}"
         )
     fmt = find_format(format) if format is not None else format_for_path(path, writing=True)
     write = fmt.write
@@ -262,72 +274,283 @@ def write_games(
         raise UnknownFormatError(f"the {fmt.name} format has no writer")
     if not isinstance(games, Iterable):
         raise TypeError(f"write_games() takes an iterable of Games, got {type(games).__name__}")
-    check_output(path, [getattr(games, "file_id", None)])
-    return replace_file(path, lambda out: write(games, out))
+    return replace_file(
+        path, lambda out: write(games, out), inputs=[getattr(games, "file_id", None)]
+    )
 
 
-class RecordFileError(XiangqiError):
-    """An output file that is also an input (or not a file): writing it would destroy a game."""
+PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 
-def check_output(
-    path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str] | tuple[int, int] | None]
-) -> None:
-    """Refuse an output path that is a directory or the same file as one of inputs (paths, or
-    (device, inode) pairs), by identity: hard links and symbolic links count, names do not."""
-    target = os.fspath(path)
-    if os.path.isdir(target):
-        raise RecordFileError(f"the output is a directory: {target!r}")
-    try:
-        st = os.stat(target)
-    except OSError:
-        return  # a new file: it is no input
-    for item in inputs:
-        if item is None:
-            continue
-        if isinstance(item, tuple):
-            same = item == (st.st_dev, st.st_ino)
-        else:
-            try:
-                other = os.stat(item)
-            except OSError:
-                continue
-            same = (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino)
-        if same:
-            raise RecordFileError(
-                f"the output is also the input (the same file): {target!r}; "
-                "write to another file, then rename it"
+class SkippedFile(NamedTuple):
+    """A file (or folder) that convert did not read, and why."""
+
+    #: The path, as found (a folder's entry joined to the folder's path).
+    path: str
+    #: Why it was skipped ("not a game record of a known format ...", "the output itself").
+    reason: str
+
+
+@dataclass(frozen=True)
+class ConvertSummary:
+    """What :func:`convert` did."""
+
+    #: The file written (its real path: a symbolic link resolved).
+    output: str
+    #: The format written ("pgn", "xqf", "dhtml").
+    format: str
+    #: How many games were written.
+    games: int
+    #: How many plies their main lines hold, together.
+    plies: int
+    #: The files read, in the order they were read.
+    files: tuple[str, ...]
+    #: The files (and folders) found in the input folders but not read, each with its reason.
+    skipped: tuple[SkippedFile, ...]
+    #: How many games were written with errors (moves that could not be played: game.errors).
+    games_with_errors: int
+    #: The first such error, or None.
+    first_error: str | None
+
+
+def convert(
+    inputs: PathArg | Iterable[PathArg],
+    output: PathArg,
+    *,
+    to: str | None = None,
+    from_format: str | None = None,
+    notation: str = "ICCS",
+    recursive: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> ConvertSummary:
+    """Read every game of one or several game-record files and folders, write them to ONE file.
+
+    inputs is a path or a list of paths (str, bytes or os.PathLike). A file is read in the
+    format recognised from its content (or from_format: "pgn", "xqf", ...); an error in it
+    stops the conversion. A folder gives every game record in it, recognised by content, in
+    name order: a file that is no record, cannot be read, or is not of from_format is skipped
+    and listed in the summary with the reason (so are hidden files, files that are not
+    regular, subfolders, and the output itself); with recursive=True the subfolders are read
+    too (symbolic links to folders are not followed). A file reached twice is read once.
+
+    The output's format is to ("pgn", "xqf", "dhtml") or the one its extension names; PGN is
+    written with moves in notation ("ICCS", "WXF", "Chinese", "SAN"). XQF and DhtmlXQ hold
+    one game a file: a second game raises UnknownFormatError.
+
+    Every argument is checked before any input is read: the output must not be one of the
+    inputs (by identity, hard and symbolic links included), a directory, a FIFO, a device or
+    a socket (OutputFileError, a ValueError); the games go to a temporary file beside it that
+    replaces it only when every game is written, so any failure (a bad record, a full disk,
+    Ctrl-C) leaves the old output as it was. progress(games, plies), if given, is called
+    after each game written. Returns a ConvertSummary.
+    """
+    sources = _input_list(inputs)
+    if not isinstance(output, (str, bytes, os.PathLike)):
+        raise TypeError(
+            f"convert() takes an output path (str, bytes or os.PathLike), "
+            f"got {type(output).__name__}"
+        )
+    out_fmt = find_format(to) if to is not None else format_for_path(output, writing=True)
+    if out_fmt.name == "pgn":
+        write: Callable[[Iterable[Game], IO[bytes]], int] | None = pgn_writer(notation)
+    else:
+        write = out_fmt.write
+        if not isinstance(notation, str):
+            raise TypeError(f"notation must be a str, got {type(notation).__name__}")
+        if notation.upper() != "ICCS":
+            raise UnknownFormatError(
+                f"a move notation ({notation!r}) is for PGN output, not {out_fmt.name}"
             )
+    if write is None:
+        raise UnknownFormatError(f"the {out_fmt.name} format has no writer")
+    in_fmt = find_format(from_format) if from_format is not None else None
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, got {type(progress).__name__}")
+    if not isinstance(recursive, bool):
+        raise TypeError(f"recursive must be a bool, got {type(recursive).__name__}")
 
-
-def replace_file(path: str | os.PathLike[str], write: Callable[[IO[bytes]], int]) -> int:
-    """Write a file whole or not at all: write(out) fills a temporary file in path's directory,
-    which then replaces path (keeping the permissions of the file it replaces); on any
-    failure the temporary file is removed and path is left as it was."""
-    import stat
-    import tempfile
-
-    target = os.fspath(path)
-    directory, name = os.path.split(os.path.abspath(target))
+    # The files to read, listed before anything is written (the temporary output file is
+    # made later, so it is never listed); the output itself is not read from a folder.
+    out_text = os.fsdecode(os.fspath(output))
+    out_real = os.path.realpath(out_text)
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        out_st: os.stat_result | None = os.stat(out_text)
     except OSError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".part")
+        out_st = None
+    skipped: list[SkippedFile] = []
+    files: list[tuple[str, bool]] = []  # (path, named): an error in a named file is raised
+    for source in sources:
+        st = os.stat(source)  # a missing input: FileNotFoundError, before anything is written
+        if stat.S_ISDIR(st.st_mode):
+            for path in _folder_files(source, recursive, skipped, top=True):
+                if os.path.realpath(path) == out_real or (
+                    out_st is not None and os.path.samestat(os.stat(path), out_st)
+                ):
+                    skipped.append(SkippedFile(path, "the output itself"))
+                else:
+                    files.append((path, False))
+        else:
+            files.append((source, True))
+    check_output(output, inputs=[path for path, _ in files])
+
+    read: list[str] = []
+    state = {"games": 0, "plies": 0, "bad": 0}
+    first_error: list[str] = []
+    seen: dict[tuple[int, int], str] = {}
+
+    def games() -> Generator[Game, None, None]:
+        for path, is_named in files:
+            try:
+                handle = open(path, "rb")  # noqa: SIM115 -- closed below
+            except OSError as exc:
+                if is_named:
+                    raise
+                skipped.append(SkippedFile(path, f"cannot be read: {exc.strerror}"))
+                continue
+            try:
+                identity = file_id(handle)
+                if identity is not None and identity in seen:
+                    skipped.append(SkippedFile(path, f"the same file as {seen[identity]!r}"))
+                    continue
+                if identity is not None:
+                    seen[identity] = path
+                stream: IO[bytes]
+                try:
+                    if is_named and in_fmt is not None:
+                        fmt, stream = in_fmt, handle
+                    else:
+                        fmt, stream = _sniffed(handle, path)
+                except (UnknownFormatError, OSError) as exc:
+                    if is_named:
+                        raise
+                    skipped.append(SkippedFile(path, _reason(exc)))
+                    continue
+                if in_fmt is not None and fmt is not in_fmt:
+                    skipped.append(SkippedFile(path, f"a {fmt.name} record, not {in_fmt.name}"))
+                    continue
+                count = 0
+                failed = False
+                reader = iter(fmt.read(stream))
+                try:
+                    while True:
+                        try:
+                            game = next(reader)
+                        except StopIteration:
+                            break
+                        except (ValueError, OSError) as exc:  # XiangqiError, UnicodeError
+                            if is_named:
+                                raise
+                            after = f" (after {count} games, which were written)" if count else ""
+                            skipped.append(SkippedFile(path, f"{_reason(exc)}{after}"))
+                            failed = True
+                            break
+                        count += 1
+                        state["games"] += 1
+                        state["plies"] += sum(1 for _ in game.mainline())
+                        if game.errors:
+                            state["bad"] += 1
+                            if not first_error:
+                                first_error.append(str(game.errors[0]))
+                        if progress is not None:
+                            progress(state["games"], state["plies"])
+                        yield game
+                finally:
+                    close = getattr(reader, "close", None)
+                    if close is not None:
+                        close()
+                if not failed:
+                    read.append(path)
+            finally:
+                handle.close()
+
+    produced = games()
     try:
-        with os.fdopen(fd, "wb") as out:
-            count = write(out)
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
+        replace_file(output, lambda out: write(produced, out), inputs=[p for p, _ in files])
+    finally:
+        produced.close()
+    return ConvertSummary(
+        output=out_real,
+        format=out_fmt.name,
+        games=state["games"],
+        plies=state["plies"],
+        files=tuple(read),
+        skipped=tuple(skipped),
+        games_with_errors=state["bad"],
+        first_error=first_error[0] if first_error else None,
+    )
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a file found in a folder was skipped (its path is named beside)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"cannot be read: {exc.strerror}"
+    if isinstance(exc, UnknownFormatError) and "not a game record of a known format" in str(exc):
+        return "not a game record of a known format"
+    return str(exc)
+
+
+def _input_list(inputs: object) -> list[str]:
+    """The inputs as a list of str paths (bytes decoded as the OS does)."""
+    if isinstance(inputs, (str, bytes, os.PathLike)):
+        items: list[object] = [inputs]
+    elif isinstance(inputs, Iterable):
+        items = list(inputs)
+    else:
+        raise TypeError(
+            f"convert() takes a path or a list of paths as inputs, got {type(inputs).__name__}"
+        )
+    if not items:
+        raise XiangqiError("convert() needs at least one input")
+    paths = []
+    for item in items:
+        if not isinstance(item, (str, bytes, os.PathLike)):
+            raise TypeError(
+                f"an input is a path (str, bytes or os.PathLike), got {type(item).__name__}"
+            )
+        paths.append(os.fsdecode(os.fspath(item)))
+    return paths
+
+
+def _folder_files(
+    folder: str, recursive: bool, skipped: list[SkippedFile], top: bool = False
+) -> list[str]:
+    """The regular files of folder (and, if recursive, of its subfolders), in name order;
+    what is left out goes to skipped with its reason. A folder named as an input (top) that
+    cannot be listed raises OSError."""
+    found: list[str] = []
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: os.fsencode(e.name))
+    except OSError as exc:
+        if top:
+            raise
+        skipped.append(SkippedFile(folder, f"cannot be listed: {exc.strerror}"))
+        return found
+    for entry in entries:
+        path = os.path.join(folder, entry.name)
+        if entry.name.startswith("."):
+            skipped.append(SkippedFile(path, "a hidden file"))
+            continue
         try:
-            os.remove(temporary)
-        except OSError:
-            pass
-        raise
-    return count
+            if entry.is_dir(follow_symlinks=False):
+                if recursive:
+                    found += _folder_files(path, recursive, skipped)
+                else:
+                    skipped.append(SkippedFile(path, "a folder (read with recursive)"))
+            elif entry.is_dir():
+                skipped.append(SkippedFile(path, "a symbolic link to a folder (not followed)"))
+            elif entry.is_file():
+                found.append(path)
+            else:
+                skipped.append(SkippedFile(path, "not a regular file"))
+        except OSError as exc:
+            skipped.append(SkippedFile(path, f"cannot be read: {exc.strerror}"))
+    return found
+
+
+#: The error for a refused output file (the same class as xiangqi.errors.OutputFileError): a
+#: directory, a FIFO, a device or a socket, a file that is also an input, a path in no directory.
+RecordFileError = OutputFileError
 
 
 # -- PGN --------------------------------------------------------------------------------------
