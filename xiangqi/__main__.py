@@ -205,30 +205,23 @@ def _match(args: argparse.Namespace) -> int:
     """Every setting is checked and every output checked against the inputs before any engine
     starts or any file is opened for writing; outputs are written beside their targets and
     moved over them once the match has a result (see xiangqi.match.output)."""
-    import json
 
     from .match import MatchPlan, prepare_match
     from .match.output import ReplacingFile, check_outputs
     from .match.plan import complete_rounds
+    from .match.resume import check_records, read_results
 
     finished: list[dict[str, object]] = []
     results_path, pgn_path = args.results, args.pgn
     inputs: list[str] = []
     try:
         if args.resume is not None:
-            with open(args.resume, encoding="utf-8") as handle:
-                try:
-                    old = json.load(handle)
-                    settings = old["settings"]
-                    records = old["games"]
-                except (ValueError, KeyError, TypeError):
-                    raise XiangqiError(
-                        f"--resume {args.resume!r} is not a results file of xiangqi match"
-                    ) from None
-            plan = MatchPlan.from_settings(settings, ray=args.ray)
-            finished = complete_rounds(records)
+            old = read_results(args.resume)
+            plan = MatchPlan.from_settings(old.settings, ray=args.ray)
+            check_records(old.records, plan, file=old.path, lines=old.lines)
+            finished = complete_rounds(old.records)
             results_path = results_path or args.resume
-            pgn_path = pgn_path or old.get("pgn")
+            pgn_path = pgn_path or old.pgn
         else:
             plan = prepare_match(
                 args.engine,
