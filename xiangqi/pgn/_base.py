@@ -49,6 +49,18 @@ _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 _SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
 
+#: What no writer puts into a record: the control characters but tab and the line breaks (C0,
+#: DEL and C1: the PGN Standard, section 4.1, uses only printing characters, newline and tab;
+#: XQF's fields are C strings, a NUL ends them) and lone surrogates, which no encoding carries.
+UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def writable(text: str) -> str:
+    """text without the characters a record cannot carry (UNWRITABLE), so that what a writer
+    writes its reader reads back: the text minus those characters."""
+    return UNWRITABLE.sub("", text)
+
+
 def _quote(text: str) -> str:
     """A bounded repr of input for error messages."""
     if len(text) > _QUOTE:

@@ -15,7 +15,15 @@ from ..move import Move
 from ..notation import chinese, iccs, san, wxf
 from ..pieces import Color
 from ..position import Position
-from ._base import RESULTS, TAG_ORDER, PgnFormat, _check_tag, _check_text, _format_name
+from ._base import (
+    RESULTS,
+    TAG_ORDER,
+    PgnFormat,
+    _check_tag,
+    _check_text,
+    _format_name,
+    writable,
+)
 from .visitor import Visitor, walk
 
 if TYPE_CHECKING:
@@ -45,14 +53,22 @@ def write_pgn(game: Game, format: str = "ICCS", width: int = 80) -> str:
 
 
 def _escape_tag(value: str) -> str:
+    # A tag value holds printing characters only (PGN Standard 8.1): a tab is written as a
+    # space, the other control characters are dropped, line breaks escaped (this reader's).
+    value = writable(value).replace("\t", " ")
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
 
 
 _LINE_START_BRACKET = re.compile(r"(^|\n)([ \t\ufeff]*)\[")
 
 
+def _comment_text(text: str) -> str:
+    """The text of a comment as written: without the characters PGN cannot carry."""
+    return writable(text).strip()
+
+
 def _comment(text: str) -> str:
-    body = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    body = writable(text).replace("\r\n", "\n").replace("\r", "\n").strip()
     body = body.replace("\\", "\\\\").replace("}", "\\}")
     body = _LINE_START_BRACKET.sub(lambda m: m.group(1) + m.group(2) + "\\[", body)
     return "{" + body + "}"
@@ -70,7 +86,7 @@ class _MoveText(Visitor[list[str]]):
 
     def begin_game(self, game: Game) -> None:
         _check_text(game.comment, "the game's comment")
-        if game.comment.strip():
+        if _comment_text(game.comment):
             self.tokens.append(_comment(game.comment))
         start = parse_fen(game.fen)  # syntax only: a kept diagram no side can move from
         self.red_first = start.side == Color.RED
@@ -78,7 +94,7 @@ class _MoveText(Visitor[list[str]]):
 
     def begin_variation(self, node: ChildNode) -> None:
         self.tokens.append("(")
-        if isinstance(node.starting_comment, str) and node.starting_comment.strip():
+        if isinstance(node.starting_comment, str) and _comment_text(node.starting_comment):
             self.tokens.append(_comment(node.starting_comment))
         self.need_number = True
 
@@ -106,10 +122,11 @@ class _MoveText(Visitor[list[str]]):
             self.tokens.append(chinese(board, move))
         for nag in sorted(node.nags):
             self.tokens.append(f"${nag}")
-        if node.comment.strip():
+        commented = bool(_comment_text(node.comment))
+        if commented:
             self.tokens.append(_comment(node.comment))
         # A number again after a comment, or where variations of this move follow it.
-        self.need_number = bool(node.comment.strip()) or (
+        self.need_number = commented or (
             node.parent.variations[0] is node and len(node.parent.variations) > 1
         )
 

@@ -3,7 +3,7 @@
 A record is a run of tags ``[DhtmlXQ_name]value[/DhtmlXQ_name]``, usually inside
 ``[DhtmlXQ]...[/DhtmlXQ]`` and often inside an HTML page. Coordinates are digit pairs ``xy``:
 x the file 0..8 from Red's left, y the row 0..9 from Black's side (so public square
-``x + 9 * (9 - y)``, see xiangqi.squares).
+``x + 9 * (9 - y)``, see xiangqi.squares)::
 
     binit           32 pairs, the squares of Red's R N B A K A B N R C C P P P P P then
                     Black's; "99" for a piece not on the board (missing: the usual start)
@@ -36,6 +36,7 @@ import re
 from ..errors import IllegalMoveError, XiangqiError
 from ..move import Move
 from ..pgn import ChildNode, Game, GameNode
+from ..pgn._base import UNWRITABLE
 from ..pgn.visitor import Visitor, walk
 from ..position import Position
 from .common import (
@@ -152,9 +153,13 @@ def _unescape(value: str) -> str:
 
 
 def _escape(value: str) -> str:
+    """A tag value: markup characters and control characters as \\uXXXX, lone surrogates
+    (which no encoding carries) dropped, line breaks as "||"."""
     out = []
     for ch in value.replace("\r\n", "\n"):
-        if ch in "[]\\|":
+        if "\ud800" <= ch <= "\udfff":
+            continue
+        if ch in "[]\\|" or UNWRITABLE.match(ch) or ch == "\r":
             out.append(f"\\u{ord(ch):04x}")
         elif ch == "\n":
             out.append("||")

@@ -2,7 +2,7 @@
 
 Layout, as documented in ElephantEye's XQFTOOLS/XQF.TXT and the converters built on it
 (offsets in bytes; numbers little-endian; a square byte is ``x * 10 + y``, x the file 0..8
-from Red's left, y the rank 0..9 from Red's side, so it is public square ``x + 9 * y``):
+from Red's left, y the rank 0..9 from Red's side, so it is public square ``x + 9 * y``)::
 
     0   "XQ", then the version (10 for 1.0 ... 18 for 1.8)
     3   KeyMask; 8..11 KeyOrA..KeyOrD; 12 KeysSum; 13 KeyXY; 14 KeyXYf; 15 KeyXYt
@@ -46,7 +46,7 @@ from __future__ import annotations
 from ..errors import XiangqiError
 from ..fen import START_FEN
 from ..pgn import ChildNode, Game, GameNode
-from ..pgn._base import both_kings_in_check
+from ..pgn._base import both_kings_in_check, writable
 from ..pgn.visitor import Visitor, walk
 from ..position import Position
 from .common import (
@@ -285,8 +285,11 @@ def _byte_of(square: int) -> int:
 
 
 def _encode_text(text: str, limit: int | None = None) -> bytes:
-    """GB18030 (GBK for GBK text) with "\n" as "\r\n", cut whole characters to limit bytes."""
-    plain = text.replace("\r\n", "\n")
+    """GB18030 (GBK for GBK text) with "\n" as "\r\n", cut whole characters to limit bytes.
+
+    Control characters but tab and line breaks are dropped (pgn._base.writable): a NUL
+    would end the C string XQStudio reads, and read_xqf cuts NULs off a field's ends."""
+    plain = writable(text).replace("\r\n", "\n")
     raw = plain.replace("\n", "\r\n").encode("gb18030")
     if limit is None or len(raw) <= limit:
         return raw
