@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN
 from ..move import Move
 from ..notation import chinese, san, wxf
@@ -376,8 +376,24 @@ class Game(GameNode):
         self.tags["Result"] = value
 
     def board(self) -> Position:
-        """A new Position at the start of the game."""
-        return Position(self.fen)
+        """A new Position at the start of the game.
+
+        A diagram the rules forbid that a reader keeps as the FEN tag (both kings in check:
+        a puzzle book's final position, see xiangqi.records.xqf) is set up as
+        Position.from_diagram() reads it (a composition's too), so the board of every game
+        a reader returns sets up. A FEN tag no diagram reads raises InvalidFenError.
+        """
+        fen = self.fen
+        try:
+            return Position(fen)
+        except InvalidFenError as exc:
+            error = exc
+        for composition in (False, True):
+            try:
+                return Position.from_diagram(fen, composition=composition)
+            except InvalidFenError:
+                pass
+        raise error
 
     def _end_position(self) -> Position:
         """A new Position after the main-line moves, with them on its move stack."""
