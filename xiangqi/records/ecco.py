@@ -336,6 +336,10 @@ def _mirror(word: str) -> str:
     return head.translate(_MIRROR_DIGITS) + direction + number
 
 
+#: A pass as text: python-chess's UCI null move and PGN's.
+_NULL_TEXT = ("0000", "--")
+
+
 def _words(moves: Iterable[Move | str]) -> list[str]:
     pos = Position()
     words: list[str] = []
@@ -343,11 +347,13 @@ def _words(moves: Iterable[Move | str]) -> list[str]:
         if len(words) == PLIES:
             break
         if isinstance(item, str):
-            move = pos.parse_iccs(item)
+            move = Move.null() if item in _NULL_TEXT else pos.parse_iccs(item)
         elif isinstance(item, Move):
             move = item
         else:
             raise TypeError(f"moves must be Move objects or ICCS text, got {type(item).__name__}")
+        if not move:  # a pass (null move) is no opening move: the moves before it classify
+            break
         words.append(wxf(pos, move))
         pos.push(move)
     if words and words[0][1].isdigit() and int(words[0][1]) > 5:
@@ -356,7 +362,7 @@ def _words(moves: Iterable[Move | str]) -> list[str]:
 
 
 def _game_moves(game: Game) -> list[Move] | None:
-    if Position(game.fen).fen().split()[:2] != START_FEN.split()[:2]:
+    if game.board().fen().split()[:2] != START_FEN.split()[:2]:
         return None
     return game.mainline_moves()
 
@@ -368,7 +374,8 @@ def classify(moves: Iterable[Move | str] | Game) -> Opening | None:
     """The ECCO opening of a game from the usual start: Moves or ICCS text, or a pgn.Game.
 
     Reads the first 20 plies (squares are public numbers 0..89; ICCS ranks 0..9 from Red's
-    side); a shorter game is classified by what it has (no moves: A00). A Game that starts
+    side); a shorter game is classified by what it has (no moves: A00), and a game with a
+    pass (Move.null(), or the text "0000" or "--") by its moves before the pass. A Game that starts
     from another position gives None. Raises InvalidMoveError for bad ICCS text and
     IllegalMoveError for an illegal move among the plies read.
     """
