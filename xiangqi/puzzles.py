@@ -5,7 +5,9 @@ N": the side to move mates with its N-th move, N = (plies + 1) / 2). Collections
 read from JSON Lines (one object a line: ``fen``, ``moves`` or ``first_winning_move``,
 ``plies``/``win_in_plies`` or ``goal``), CSV (a header naming ``fen`` and ``moves``,
 python-chess's puzzle layout) and game records through xiangqi.open_games (an XQF
-puzzle file: its start diagram and its main line).
+puzzle file: its start diagram and its main line). Nothing a file holds is silently
+replaced or dropped: a line or game that does not read as written raises
+PuzzleFileError, naming the file and the line or game.
 
 verify(puzzle) proves, with the mate search of Position.find_mate, that the stated
 solution is a forced mate of the stated length: every attacker's move keeps a mate in
@@ -17,25 +19,28 @@ from __future__ import annotations
 
 import concurrent.futures
 import csv
-import io
 import json
 import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, TYPE_CHECKING, Any
 
 from ._checks import check_bool, check_int
-from .errors import InvalidFenError, SearchLimitReached, XiangqiError
+from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached, XiangqiError
 from .fen import Status
 from .move import Move
 from .position import Position
 from .records import open_games
 
+if TYPE_CHECKING:
+    from .pgn import Game
+
 #: Longest search Position.find_mate accepts (plies).
 __all__ = [
     "MAX_PLIES",
     "Puzzle",
+    "PuzzleFileError",
     "Verdict",
     "find_mates",
     "position_of",
@@ -47,6 +52,7 @@ __all__ = [
     "verify",
 ]
 
+#: The longest solution a puzzle may ask for, in plies.
 MAX_PLIES = 99
 _GOAL = re.compile(r"^\s*mate\s+in\s+(\d+)\s*$", re.IGNORECASE)
 
@@ -90,6 +96,7 @@ class Puzzle:
             plies = check_int("plies", self.plies, 1, MAX_PLIES)
             if plies % 2 == 0:
                 raise ValueError(f"a mate takes an odd number of plies, got plies={plies}")
+        position_of(self.fen)  # InvalidFenError now, not at verify()
 
     @property
     def goal(self) -> str:
@@ -101,6 +108,32 @@ class Puzzle:
         return position_of(self.fen)
 
 
+class PuzzleFileError(XiangqiError):
+    """A puzzle file's line or game that does not read as a puzzle: the message names the
+    file (when it has a name), the line (JSON Lines, CSV) or the game (a game-record file)
+    and what is wrong. ``source``, ``line`` and ``game`` hold the same (None where not
+    known); the error that caused it is its ``__cause__``."""
+
+    def __init__(
+        self, message: str, source: str = "", line: int | None = None, game: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.source = source
+        self.line = line
+        self.game = game
+
+
+#: What reading one line or one game may raise (bad text, bad values, JSON nested beyond
+#: the interpreter's depth, CSV's own errors, undecodable bytes): each becomes a
+#: PuzzleFileError naming the line. Anything else is a bug and is not hidden.
+_READ_ERRORS = (ValueError, TypeError, ArithmeticError, RecursionError, csv.Error)
+
+
+def _short(value: object) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
 def _moves(text: object) -> tuple[Move, ...]:
     if text is None or text == "":
         return ()
@@ -110,16 +143,15 @@ def _moves(text: object) -> tuple[Move, ...]:
         else [text]  # refused below, naming what it is
     )  # fmt: skip
     if not all(isinstance(item, str) for item in items):
-        shown = repr(text)
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
         raise TypeError(
-            f"moves must be ICCS text or a list of it, got {type(text).__name__}: {shown}"
+            f"moves must be ICCS text or a list of it, got {type(text).__name__}: {_short(text)}"
         )
     return tuple(Move.from_iccs(str(item)) for item in items)
 
 
 def _plies(record: dict[str, object]) -> int | None:
+    """The stated length: every length field given must agree (none is dropped)."""
+    found: dict[str, int] = {}
     for key in ("plies", "win_in_plies", "mate_plies"):
         value = record.get(key)
         if value not in (None, ""):
@@ -130,120 +162,283 @@ def _plies(record: dict[str, object]) -> int | None:
                         f"{key} must be a number of plies (1..{MAX_PLIES}), got {value[:40]!r}"
                     )
                 value = int(digits)
-            return check_int(key, value)
+            found[key] = check_int(key, value)
     goal = record.get("goal")
-    if isinstance(goal, str) and goal:
-        found = _GOAL.match(goal)
-        if not found:
-            raise XiangqiError(f"goal must read 'mate in N', got {goal!r}")
-        return 2 * int(found.group(1)) - 1
-    return None
+    if goal not in (None, ""):
+        matched = _GOAL.match(goal) if isinstance(goal, str) else None
+        if not matched or len(matched.group(1)) > 3:
+            raise XiangqiError(f"goal must read 'mate in N', got {_short(goal)}")
+        found["goal"] = 2 * int(matched.group(1)) - 1
+    if len(set(found.values())) > 1:
+        said = ", ".join(f"{key} {value} plies" for key, value in found.items())
+        raise XiangqiError(f"the stated lengths disagree: {said}")
+    return next(iter(found.values()), None)
+
+
+def _solution(record: dict[str, object]) -> tuple[Move, ...]:
+    """The solution: ``moves``, ``solution`` or ``first_winning_move``; those given must agree."""
+    given = {
+        key: _moves(record[key])
+        for key in ("moves", "solution", "first_winning_move")
+        if record.get(key) not in (None, "", [], ())
+    }
+    lines = [line for key, line in given.items() if key != "first_winning_move"]
+    if len(set(lines)) > 1:
+        raise XiangqiError("the fields moves and solution give different lines")
+    line = lines[0] if lines else ()
+    first = given.get("first_winning_move")
+    if first is not None:
+        if len(first) != 1:
+            raise XiangqiError(f"first_winning_move must be one move, got {len(first)}")
+        if line and line[0] != first[0]:
+            raise XiangqiError(
+                f"first_winning_move {first[0]} is not the solution's first move {line[0]}"
+            )
+        line = line or first
+    return line
 
 
 def puzzle_from_record(record: dict[str, object], source: str = "") -> Puzzle:
     """A Puzzle from one record (a JSON object or a CSV row, keys case-insensitive):
     ``fen``; ``moves``/``solution`` (ICCS, space-separated or a list) or
-    ``first_winning_move``; ``plies``/``win_in_plies`` or ``goal`` ("mate in N");
-    ``source``; ``name``/``id``. Other keys are kept in ``extra``."""
-    record = {str(key).strip().lower(): value for key, value in record.items()}
-    fen = record.get("fen")
+    ``first_winning_move``; ``plies``/``win_in_plies``/``mate_plies`` or ``goal``
+    ("mate in N"); ``source``; ``name``/``id``. Other keys are kept in ``extra``.
+
+    Nothing given is dropped: two keys that differ only in case, or fields that give
+    different solutions or lengths, raise XiangqiError; so does a FEN that neither
+    Position nor a composition's diagram reads (see position_of)."""
+    if not isinstance(record, dict):
+        raise TypeError(f"a puzzle record must be a dict, got {type(record).__name__}")
+    lowered: dict[str, object] = {}
+    for key, value in record.items():
+        name = str(key).strip().lower()
+        if name in lowered:
+            raise XiangqiError(f"the key {name!r} is given twice (keys are case-insensitive)")
+        lowered[name] = value
+    fen = lowered.get("fen")
     if not isinstance(fen, str):
-        raise XiangqiError(f"a puzzle record needs a 'fen' string, got keys {sorted(record)}")
-    moves = record.get("moves", record.get("solution"))
-    if moves in (None, "") and record.get("first_winning_move"):
-        moves = record["first_winning_move"]
-    name = record.get("name") or record.get("id") or ""
+        raise XiangqiError(f"a puzzle record needs a 'fen' string, got keys {sorted(lowered)}")
+    title = next((lowered[k] for k in ("name", "id") if lowered.get(k) not in (None, "")), "")
     return Puzzle(
         fen=fen,
-        solution=_moves(moves),
-        plies=_plies(record),
-        source=str(record.get("source") or source),
-        name=str(name),
-        extra=record,
+        solution=_solution(lowered),
+        plies=_plies(lowered),
+        source=str(lowered.get("source") or source),
+        name=str(title),
+        extra=lowered,
     )
 
 
-def _text(source: str | os.PathLike[str] | IO[str]) -> tuple[IO[str], str, bool]:
+_BOM = "\ufeff"
+
+
+def _open(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> tuple[IO[Any], str, bool]:
+    """The file of source (opened in binary when it is a path, decoded line by line by
+    _lines), its name, and whether this reader owns (closes) it."""
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
-        return open(path, encoding="utf-8-sig", newline=""), path, True
-    if isinstance(source, io.TextIOBase) or hasattr(source, "read"):
-        return source, getattr(source, "name", ""), False
-    raise TypeError(f"source must be a path or a text file, got {type(source).__name__}")
+        if not isinstance(path, str):
+            raise TypeError(f"source must be a str path, got {type(path).__name__}")
+        return open(path, "rb"), path, True
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        raise TypeError("source must be a path or an open file, got bytes (wrap in io.BytesIO)")
+    if hasattr(source, "read"):
+        name = getattr(source, "name", "")
+        return source, name if isinstance(name, str) else "", False
+    raise TypeError(f"source must be a path or a file, got {type(source).__name__}")
 
 
-def read_jsonl(source: str | os.PathLike[str] | IO[str]) -> Iterator[Puzzle]:
-    """The puzzles of a JSON Lines file (one object a line; see puzzle_from_record).
-    A bad line raises XiangqiError naming its line number."""
-    handle, name, owned = _text(source)
+def _lines(handle: IO[Any], where: str) -> Iterator[str]:
+    """The lines of a file, each with its line end: bytes are decoded as UTF-8 (a leading
+    BOM dropped) one line at a time, so an undecodable byte is reported on its own line;
+    lines end at \\n, \\r\\n or \\r. A text file's lines are taken as it gives them."""
+    number = 0
+    lines = iter(handle)
+    while True:
+        try:
+            raw = next(lines)
+        except StopIteration:
+            return
+        except UnicodeDecodeError as error:  # a text file decodes ahead of its lines
+            raise PuzzleFileError(
+                f"{where} after line {number}: not readable text ({error})", where, number + 1
+            ) from error
+        # Bytes split at \r too (bytes.splitlines knows only \n, \r\n and \r); text is
+        # taken as the file splits it (str.splitlines would also split at U+2028, which a
+        # JSON string may hold).
+        pieces = raw.splitlines(keepends=True) if isinstance(raw, bytes) else [raw]
+        for piece in pieces:
+            number += 1
+            if isinstance(piece, bytes):
+                try:
+                    piece = piece.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    raise PuzzleFileError(
+                        f"{where} line {number}: not UTF-8 text: byte "
+                        f"{piece[error.start : error.start + 1]!r} at column {error.start + 1}",
+                        where,
+                        number,
+                    ) from error
+            elif not isinstance(piece, str):
+                raise TypeError(f"the file gave a {type(piece).__name__}, not text")
+            if number == 1 and piece.startswith(_BOM):
+                piece = piece[1:]
+            yield piece
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    record: dict[str, object] = {}
+    for key, value in pairs:
+        if key in record:
+            raise XiangqiError(f"the key {key!r} is given twice")
+        record[key] = value
+    return record
+
+
+def read_jsonl(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Iterator[Puzzle]:
+    """The puzzles of a JSON Lines file (UTF-8, one object a line; see puzzle_from_record):
+    a path or an open file (text or binary).
+
+    Anything wrong with a line (not JSON, not an object, a bad field, bytes that are not
+    UTF-8, nesting too deep) raises PuzzleFileError (a XiangqiError) naming the file and
+    the line number; the puzzles before it have been yielded."""
+    handle, name, owned = _open(source)
+    where = name or "JSON Lines"
     try:
-        for number, line in enumerate(handle, 1):
+        number = 0
+        for line in _lines(handle, where):
+            number += 1
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                record = json.loads(line, object_pairs_hook=_unique_keys)
                 if not isinstance(record, dict):
-                    raise XiangqiError("expected a JSON object")
-                yield puzzle_from_record(record, name)
-            except (ValueError, TypeError) as error:
-                raise XiangqiError(f"{name or 'JSON Lines'} line {number}: {error}") from error
+                    raise XiangqiError(f"expected a JSON object, got {type(record).__name__}")
+                puzzle = puzzle_from_record(record, name)
+            except _READ_ERRORS as error:
+                raise PuzzleFileError(f"{where} line {number}: {error}", name, number) from error
+            yield puzzle
     finally:
         if owned:
             handle.close()
 
 
-def read_csv(source: str | os.PathLike[str] | IO[str]) -> Iterator[Puzzle]:
-    """The puzzles of a CSV file whose header names at least ``fen`` and ``moves``
-    (more columns as puzzle_from_record; a file without a header is read as
-    ``fen,moves,...``). A bad row raises XiangqiError naming its line number."""
-    handle, name, owned = _text(source)
+def read_csv(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Iterator[Puzzle]:
+    """The puzzles of a CSV file (UTF-8) whose header names at least ``fen`` (and
+    ``moves``; more columns as puzzle_from_record); a file without a header is read as
+    two columns, ``fen,moves``. A path or an open file (text or binary).
+
+    Anything wrong with a row (a bad field, more cells than the header names, a header
+    naming a column twice, a quote left open, bytes that are not UTF-8, CSV's own
+    errors) raises
+    PuzzleFileError (a XiangqiError) naming the file and the row's line number."""
+    handle, name, owned = _open(source)
+    where = name or "CSV"
     try:
-        rows = csv.reader(handle)
+        rows = csv.reader(_lines(handle, where), strict=True)  # a quote left open: an error
         header: list[str] | None = None
-        for row in rows:
+        while True:
+            try:
+                row = next(rows)
+            except StopIteration:
+                break
+            except csv.Error as error:
+                line = rows.line_num
+                raise PuzzleFileError(f"{where} line {line}: {error}", name, line) from error
+            line = rows.line_num
             if not row or not any(cell.strip() for cell in row):
                 continue
-            if header is None:
-                lowered = [cell.strip().lower() for cell in row]
-                header = lowered if "fen" in lowered else ["fen", "moves"]
-                if "fen" in lowered:
-                    continue
             try:
-                yield puzzle_from_record(dict(zip(header, row)), name)
-            except (ValueError, TypeError) as error:
-                raise XiangqiError(f"{name or 'CSV'} line {rows.line_num}: {error}") from error
+                if header is None:
+                    lowered = [cell.strip().lower() for cell in row]
+                    if "fen" in lowered:
+                        twice = sorted({c for c in lowered if c and lowered.count(c) > 1})
+                        if twice:
+                            raise XiangqiError(f"the header names {', '.join(twice)} twice")
+                        header = lowered
+                        continue
+                    header = ["fen", "moves"]
+                if len(row) > len(header) and any(cell.strip() for cell in row[len(header) :]):
+                    raise XiangqiError(
+                        f"the row has {len(row)} cells, the header names {len(header)} "
+                        f"columns ({','.join(header)})"
+                    )
+                record: dict[str, object] = {k: c for k, c in zip(header, row) if k}
+                puzzle = puzzle_from_record(record, name)
+            except _READ_ERRORS as error:
+                raise PuzzleFileError(f"{where} line {line}: {error}", name, line) from error
+            yield puzzle
     finally:
         if owned:
             handle.close()
 
 
-def read_games(source: str | os.PathLike[str]) -> Iterator[Puzzle]:
+def read_games(source: str | os.PathLike[str] | IO[bytes]) -> Iterator[Puzzle]:
     """Puzzles of a game-record file read through xiangqi.open_games (an XQF puzzle
     collection, PGN, ...): each game's start diagram and its main line. The goal is
     "mate in N" when the main line ends in a mate (the side to move at its end has no
-    legal move), else unstated."""
-    name = os.fspath(source)
-    for game in open_games(source):
-        headers = dict(game.headers)
-        moves = tuple(game.mainline_moves())
-        fen = headers.get("FEN") or game.board().fen()
-        end = position_of(fen)
-        plies = None
-        for move in moves:
-            if not end.is_legal(move):
-                break
-            end.push(move)
-        else:
-            if moves and len(moves) % 2 == 1 and not end.has_legal_moves():
-                plies = len(moves)
-        title = headers.get("Title") or headers.get("Event") or ""
-        extra: dict[str, object] = dict(headers)
-        yield Puzzle(fen=fen, solution=moves, plies=plies, source=name, name=title, extra=extra)
+    legal move), else unstated.
+
+    A game the record reader could not read as written (any entry in its ``errors``: a
+    FEN tag refused, a move it could not play, ...) raises PuzzleFileError naming the
+    file, the game's number and the reader's first error: its start or its line would
+    not be the file's. Game records hold only positions Position() reads, so a
+    composition whose pawn stands behind its start is refused there: give such puzzles
+    as JSON Lines or CSV."""
+    if isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+        if not isinstance(name, str):
+            raise TypeError(f"source must be a str path, got {type(name).__name__}")
+    else:
+        found = getattr(source, "name", "")
+        name = found if isinstance(found, str) else ""
+    where = name or "game records"
+    number = 0
+    try:
+        games = open_games(source)
+    except _READ_ERRORS as error:
+        raise PuzzleFileError(f"{where}: {error}", name) from error
+    try:
+        while True:
+            try:
+                game = next(games)
+            except StopIteration:
+                return
+            except _READ_ERRORS as error:
+                raise PuzzleFileError(
+                    f"{where} game {number + 1}: {error}", name, game=number + 1
+                ) from error
+            number += 1
+            if game.errors:
+                more = f" (and {len(game.errors) - 1} more)" if len(game.errors) > 1 else ""
+                raise PuzzleFileError(
+                    f"{where} game {number}: not read as written: {game.errors[0]}{more}",
+                    name,
+                    game=number,
+                ) from game.errors[0]
+            yield _game_puzzle(game, name)
+    finally:
+        games.close()  # type: ignore[attr-defined]  # open_games's iterator closes its file
+
+
+def _game_puzzle(game: Game, name: str) -> Puzzle:
+    headers = dict(game.headers)
+    moves = tuple(game.mainline_moves())
+    fen = game.fen
+    end = position_of(fen)
+    for move in moves:
+        end.push(move)  # the reader played them: legal
+    plies = len(moves) if moves and len(moves) % 2 == 1 and not end.has_legal_moves() else None
+    title = headers.get("Title") or headers.get("Event") or ""
+    extra: dict[str, object] = dict(headers)
+    return Puzzle(fen=fen, solution=moves, plies=plies, source=name, name=title, extra=extra)
 
 
 def read_puzzles(source: str | os.PathLike[str]) -> Iterator[Puzzle]:
-    """The puzzles of a file, by its name's ending: .jsonl/.json (read_jsonl), .csv
-    (read_csv), anything else through xiangqi.open_games (read_games)."""
+    """The puzzles of a file, by its name's ending: .jsonl/.json/.ndjson (read_jsonl),
+    .csv (read_csv), anything else through xiangqi.open_games (read_games)."""
+    if not isinstance(source, (str, os.PathLike)) or not isinstance(os.fspath(source), str):
+        raise TypeError(f"source must be a str path, got {type(source).__name__}")
     ending = os.fspath(source).lower().rsplit(".", 1)[-1]
     if ending in ("jsonl", "json", "ndjson"):
         return read_jsonl(source)
@@ -279,11 +474,13 @@ def verify(puzzle: Puzzle, *, node_limit: int | None = None) -> Verdict:
     """Prove that the puzzle's solution is a forced mate of its stated length, or say where
     it fails.
 
-    Checked: a mate of exactly the stated length is the shortest there is; each attacker's
-    move of the solution is legal and still mates in the plies left; each defender's move
-    is legal and a longest resistance (the attacker's shortest mate after it is as long
-    as the plies left); a full solution ends in mate. A solution shorter than the stated
-    length (the key move alone) is checked as far as it goes.
+    Checked first: every move of the solution, past the stated length too, is legal where
+    it is played (failed_at is the first that is not, and the reason says why), and the
+    solution is no longer than the stated length. Then: a mate of exactly the stated
+    length is the shortest there is; each attacker's move still mates in the plies left;
+    each defender's move is a longest resistance (the attacker's shortest mate after it
+    is as long as the plies left); a full solution ends in mate. A solution shorter than
+    the stated length (the key move alone) is checked as far as it goes.
 
     Raises:
         SearchLimitReached: node_limit was reached by one of the searches.
@@ -291,7 +488,17 @@ def verify(puzzle: Puzzle, *, node_limit: int | None = None) -> Verdict:
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}")
     pos = puzzle.position()
+    replay = pos.copy()
+    for ply, move in enumerate(puzzle.solution):  # the whole line, past the stated length too
+        try:
+            replay.push(move)
+        except IllegalMoveError as error:
+            return Verdict(False, None, ply, f"move {ply + 1} of the solution: {error}")
     stated = puzzle.plies if puzzle.plies is not None else len(puzzle.solution)
+    if len(puzzle.solution) > stated:
+        return Verdict(
+            False, None, stated, f"the solution has {len(puzzle.solution)} plies, {stated} stated"
+        )
     if stated == 0 or stated % 2 == 0:
         return Verdict(False, None, None, f"no stated mate length (solution has {stated} plies)")
     shortest = _mate_length(pos, stated, node_limit)
