@@ -897,6 +897,7 @@ class Position(_core.PositionBase):
 
         Red's pieces become Black's on the mirrored rank and the reverse, so the new
         side to move stands as the old one did: the same game seen from the other side.
+        The mirror of a diagram from_diagram() reads (a composition's too) is read the same way.
         """
         codes = self._board.codes()
         out = bytearray(90)
