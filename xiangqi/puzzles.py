@@ -470,17 +470,28 @@ def _mate_length(pos: Position, plies: int, node_limit: int | None) -> int | Non
     return None if line is None else len(line)
 
 
+def _first_illegal(pos: Position, line: tuple[Move, ...]) -> tuple[int, str] | None:
+    """The ply (0-based) of the first illegal move of line played from pos, and why."""
+    replay = pos.copy()
+    for ply, move in enumerate(line):
+        try:
+            replay.push(move)
+        except IllegalMoveError as error:
+            return ply, f"move {ply + 1} of the solution: {error}"
+    return None
+
+
 def verify(puzzle: Puzzle, *, node_limit: int | None = None) -> Verdict:
     """Prove that the puzzle's solution is a forced mate of its stated length, or say where
     it fails.
 
-    Checked first: every move of the solution, past the stated length too, is legal where
-    it is played (failed_at is the first that is not, and the reason says why), and the
-    solution is no longer than the stated length. Then: a mate of exactly the stated
-    length is the shortest there is; each attacker's move still mates in the plies left;
-    each defender's move is a longest resistance (the attacker's shortest mate after it
-    is as long as the plies left); a full solution ends in mate. A solution shorter than
-    the stated length (the key move alone) is checked as far as it goes.
+    Checked: a mate of exactly the stated length is the shortest there is; each attacker's
+    move of the solution still mates in the plies left; each defender's move is a longest
+    resistance (the attacker's shortest mate after it is as long as the plies left); a
+    full solution ends in mate. A solution shorter than the stated length (the key move
+    alone) is checked as far as it goes. Every move of the solution, past the stated
+    length too, must be legal where it is played: the first that is not is named, with
+    why, in the reason and by failed_at (also when the position alone already fails).
 
     Raises:
         SearchLimitReached: node_limit was reached by one of the searches.
@@ -488,28 +499,26 @@ def verify(puzzle: Puzzle, *, node_limit: int | None = None) -> Verdict:
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}")
     pos = puzzle.position()
-    replay = pos.copy()
-    for ply, move in enumerate(puzzle.solution):  # the whole line, past the stated length too
-        try:
-            replay.push(move)
-        except IllegalMoveError as error:
-            return Verdict(False, None, ply, f"move {ply + 1} of the solution: {error}")
+    illegal = _first_illegal(pos, puzzle.solution)  # anywhere, past the stated length too
     stated = puzzle.plies if puzzle.plies is not None else len(puzzle.solution)
-    if len(puzzle.solution) > stated:
-        return Verdict(
-            False, None, stated, f"the solution has {len(puzzle.solution)} plies, {stated} stated"
-        )
+
+    def failed(plies: int | None, reason: str) -> Verdict:
+        # A failure judged on the position alone still names an illegal move of the line.
+        if illegal is None:
+            return Verdict(False, plies, None, reason)
+        return Verdict(False, plies, illegal[0], f"{reason}; {illegal[1]}")
+
     if stated == 0 or stated % 2 == 0:
-        return Verdict(False, None, None, f"no stated mate length (solution has {stated} plies)")
+        return failed(None, f"no stated mate length (solution has {stated} plies)")
     shortest = _mate_length(pos, stated, node_limit)
     if shortest is None:
-        return Verdict(False, None, None, f"no forced mate within {stated} plies")
+        return failed(None, f"no forced mate within {stated} plies")
     if shortest < stated:
-        return Verdict(False, shortest, None, f"a shorter mate exists: {shortest} plies")
+        return failed(shortest, f"a shorter mate exists: {shortest} plies")
     left = stated
     for ply, move in enumerate(puzzle.solution[:stated]):
-        if not pos.is_legal(move):
-            return Verdict(False, shortest, ply, f"{move} is not legal in {pos.fen()}")
+        if illegal is not None and illegal[0] == ply:
+            return Verdict(False, shortest, ply, illegal[1])
         pos.push(move)
         left -= 1
         if ply % 2 == 0:  # the attacker's move: the defender must be lost within `left`
@@ -538,6 +547,8 @@ def verify(puzzle: Puzzle, *, node_limit: int | None = None) -> Verdict:
                     f"{move} is not a longest resistance (mate after it: {found}, "
                     f"expected {left} plies)",
                 )
+    if illegal is not None:  # past a full solution's mate: no move is legal there
+        return Verdict(False, shortest, illegal[0], illegal[1])
     return Verdict(True, shortest, None, f"forced mate in {stated} plies")
 
 
