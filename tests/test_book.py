@@ -34,7 +34,7 @@ from xiangqi.book import (
     elephanteye_key,
     open_reader,
 )
-from xiangqi.errors import XiangqiError
+from xiangqi.errors import OutputFileError, XiangqiError
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK_DAT = Path(__file__).parent / "data" / "books" / "BOOK.DAT"
@@ -465,7 +465,7 @@ def test_bad_build_arguments_write_nothing(tmp_path: Path) -> None:
 def test_output_that_is_an_input_or_a_user_file_is_kept(tmp_path: Path) -> None:
     pgn = tmp_path / "games.pgn"
     pgn.write_bytes(WUKONG.read_bytes())
-    with pytest.raises(BookError, match="also an input"):
+    with pytest.raises(OutputFileError, match="also the input"):
         build([pgn], pgn)
     assert pgn.read_bytes() == WUKONG.read_bytes()
     notes = tmp_path / "notes.txt"
@@ -607,7 +607,7 @@ def test_cli_refuses_bad_books_and_outputs(tmp_path: Path) -> None:
     copy = tmp_path / "g.pgn"
     copy.write_bytes(WUKONG.read_bytes())
     out = run("book", "build", str(copy), "-o", str(copy))
-    assert out.returncode == 2 and "also an input" in out.stderr
+    assert out.returncode == 2 and "also the input" in out.stderr
     assert copy.read_bytes() == WUKONG.read_bytes()
     out = run("book", "build", str(copy), "-o", str(tmp_path / "b"), "--plies", "0")
     assert out.returncode == 2 and "must be at least 1" in out.stderr

@@ -13,8 +13,7 @@ anything else must be a well-formed ElephantEye book, or it is refused with a
 ``BookError`` that names the file and the record at fault. Moves and squares are the public
 ones (``Move``, squares 0..89, file + 9 * rank, rank 0 on Red's side).
 
-ElephantEye's ``.dat`` (read exactly as the engine's ``GetBookMoves`` does, xqbase/eleeye
-``eleeye/book.cpp``)
+ElephantEye's ``.dat`` (read exactly as ``GetBookMoves`` does, xqbase/eleeye ``eleeye/book.cpp``)
     A sequence of 8-byte little-endian records ``{uint32 lock, uint16 move, uint16 weight}``
     sorted by lock. The lock is ``elephanteye_key(position)``; the move is ``from | to << 8``
     on the engine's 16x16 board (row 3 is Black's back rank, row 12 Red's; columns 3..11 are
@@ -59,8 +58,8 @@ from __future__ import annotations
 import os
 import random as _random
 import sqlite3
+import stat
 import struct
-import tempfile
 import threading
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
@@ -68,6 +67,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Union
 
 from . import __version__
 from ._checks import check_bool, check_int
+from ._files import ReplacingFile, check_output
 from .batch import _elephanteye_locks, _legal_flags
 from .errors import InvalidMoveError, XiangqiError
 from .move import MOVES, Move
@@ -221,11 +221,11 @@ class Reader:
 
         ``random`` is a ``random.Random`` (default: the ``random`` module's generator).
         """
+        rng = _check_random(random)
         entries = list(self.find_all(position, minimum_weight, exclude_moves))
         if not entries:
             raise IndexError("no book entry for this position")
-        rng = _random if random is None else random
-        return entries[rng.randrange(len(entries))]
+        return entries[_draw(rng, len(entries))]
 
     def weighted_choice(
         self,
@@ -238,19 +238,59 @@ class Reader:
 
         As the engine picks: a number below the total weight, then the first entry (in
         ``find_all`` order) whose running weight passes it. ``random`` is a
-        ``random.Random`` for a seeded, repeatable pick (default: the ``random`` module's).
+        ``random.Random`` for a seeded, repeatable pick (default: the ``random`` module's):
+        anything whose ``randrange(stop)`` returns an int in ``0..stop - 1``. A ``random``
+        without ``randrange`` raises TypeError, one whose draw is out of that range
+        ValueError (both naming ``random``).
         """
+        rng = _check_random(random)
         entries = list(self.find_all(position, 1, exclude_moves))
         total = sum(entry.weight for entry in entries)
         if not total:
             raise IndexError("no book entry for this position")
-        rng = _random if random is None else random
-        pick = rng.randrange(total)
+        pick = _draw(rng, total)
         for entry in entries:
             pick -= entry.weight
             if pick < 0:
                 return entry
         raise AssertionError("unreachable: the weights add up to the total")
+
+
+def _check_random(random: object) -> _Random:
+    if random is None:
+        return _random
+    if not callable(getattr(random, "randrange", None)):
+        raise TypeError(
+            "random must be a random.Random (anything with randrange(stop)), got "
+            f"{type(random).__name__}"
+        )
+    return random  # type: ignore[return-value]
+
+
+def _draw(rng: _Random, stop: int) -> int:
+    """rng.randrange(stop), checked: an int in 0..stop - 1, else ValueError naming random."""
+    pick = rng.randrange(stop)
+    if isinstance(pick, bool) or not isinstance(pick, int) or not 0 <= pick < stop:
+        raise ValueError(
+            f"random.randrange({stop}) returned {pick!r}: expected an int in 0..{stop - 1}"
+        )
+    return pick
+
+
+def _check_exclude(exclude_moves: object) -> Collection[Move]:
+    """exclude_moves as a collection of Moves: TypeError for a lone Move, a string or a non-
+    iterable (a Move is itself no collection of moves, and a string's letters are none)."""
+    if isinstance(exclude_moves, (Move, str, bytes)) or not isinstance(exclude_moves, Iterable):
+        raise TypeError(
+            "exclude_moves must be an iterable of Moves (e.g. [move]), got "
+            f"{type(exclude_moves).__name__}: {exclude_moves!r}"
+        )
+    if not isinstance(exclude_moves, (set, frozenset, tuple, list)):
+        exclude_moves = tuple(exclude_moves)
+    for move in exclude_moves:
+        if not isinstance(move, Move):
+            raise TypeError(f"exclude_moves must hold Moves, got {type(move).__name__}: {move!r}")
+    return exclude_moves
 
 
 def open_reader(path: PathLike) -> Reader:
@@ -260,13 +300,26 @@ def open_reader(path: PathLike) -> Reader:
     else must be a well-formed ElephantEye ``.dat`` (``ElephantEyeReader``). Raises
     ``BookError`` (naming the file and, where it applies, the record) for a file that
     is neither, and OSError when the file cannot be read. Use as a context manager.
+
+    The file is opened once: a ``.dat`` may come through a pipe (``<(cat BOOK.DAT)``) and
+    is read whole from it. An SQLite book must be a regular file (SQLite reads it in
+    place): one through a pipe is refused with ``BookError``.
     """
     name = _check_path(path, "path")
     with open(name, "rb") as handle:
         head = handle.read(len(SQLITE_MAGIC))
-    if head == SQLITE_MAGIC:
-        return SQLiteReader(name)
-    return ElephantEyeReader(name)
+        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+        if head != SQLITE_MAGIC or not regular:
+            # the rest from the same handle: a pipe's bytes can be read only once
+            data = head + handle.read()
+    if head != SQLITE_MAGIC:
+        return ElephantEyeReader._from_bytes(name, data)
+    if not regular:
+        raise BookError(
+            f"{name!r} is an SQLite book but not a regular file (a pipe?): SQLite reads a "
+            "book in place, so copy it to a file first"
+        )
+    return SQLiteReader(name)
 
 
 def _check_path(path: object, what: str) -> str:
@@ -311,6 +364,17 @@ class ElephantEyeReader(Reader):
         self.path = _check_path(path, "path")
         with open(self.path, "rb") as handle:
             data = handle.read()
+        self._load(data)
+
+    @classmethod
+    def _from_bytes(cls, path: str, data: bytes) -> ElephantEyeReader:
+        """A reader of data already read whole from path (open_reader's one read)."""
+        reader = cls.__new__(cls)
+        reader.path = path
+        reader._load(data)
+        return reader
+
+    def _load(self, data: bytes) -> None:
         self._count = self._check(data)
         by_lock: dict[int, list[Entry]] = {}
         for record, (lock, raw, weight) in enumerate(_RECORD.iter_unpack(data)):
@@ -320,16 +384,23 @@ class ElephantEyeReader(Reader):
         # Each lock's entries, highest weight first with ties in file order (sorted() is
         # stable, as the engine's bubble sort is), and their moves packed for one core
         # legality call per probe.
-        self._by_lock: dict[int, tuple[tuple[Entry, ...], bytes]] = {}
+        stored: dict[int, tuple[tuple[Entry, ...], bytes]] = {}
         for lock, entries in by_lock.items():
             ordered = tuple(sorted(entries, key=lambda e: -e.weight))
-            self._by_lock[lock] = (ordered, _pack(ordered))
-        self._by_mirror: dict[int, tuple[tuple[Entry, ...], bytes]] = {}
-        # (mirrored?, lock, legal flags) -> the entries that are legal and weigh at least 1.
+            stored[lock] = (ordered, _pack(ordered))
+        # The tables a probe reads, in one attribute: (by lock, by mirrored lock, and
+        # (mirrored?, lock, legal flags) -> the entries that are legal and weigh at least 1).
         # The flags come from the probed position itself, so the result is exact even when
-        # two positions share a 32-bit lock.
-        self._legal: dict[tuple[bool, int, bytes], tuple[Entry, ...]] = {}
-        self._closed = False
+        # two positions share a 32-bit lock. A probe takes the tuple once, so a close() in
+        # another thread (which sets it to None) lets a running probe finish on whole tables.
+        self._tables: (
+            tuple[
+                dict[int, tuple[tuple[Entry, ...], bytes]],
+                dict[int, tuple[tuple[Entry, ...], bytes]],
+                dict[tuple[bool, int, bytes], tuple[Entry, ...]],
+            ]
+            | None
+        ) = (stored, {}, {})
 
     def _check(self, data: bytes) -> int:
         size = len(data)
@@ -365,23 +436,9 @@ class ElephantEyeReader(Reader):
         return self._count
 
     def close(self) -> None:
-        """Forget the records; later probes raise BookError."""
-        self._closed = True
-        self._by_lock = {}
-        self._by_mirror = {}
-        self._legal = {}
-
-    def _mirror_entries(self, lock: int) -> tuple[tuple[Entry, ...], bytes] | None:
-        found = self._by_mirror.get(lock)
-        if found is None:
-            stored = self._by_lock.get(lock)
-            if stored is None:
-                return None
-            entries = tuple(
-                Entry(_mirrored(e.move), e.weight, key=e.key, record=e.record) for e in stored[0]
-            )
-            found = self._by_mirror[lock] = (entries, _pack(entries))
-        return found
+        """Forget the records; later probes raise BookError (a probe already running in
+        another thread finishes on the records it started with)."""
+        self._tables = None
 
     def find_all(
         self,
@@ -390,26 +447,41 @@ class ElephantEyeReader(Reader):
         exclude_moves: Collection[Move] = (),
     ) -> Iterator[Entry]:
         """The position's entries, as the engine finds them: its own lock, else its mirror
-        image's (moves mirrored back); illegal moves skipped; highest weight first."""
+        image's (moves mirrored back); illegal moves skipped; highest weight first.
+
+        Raises TypeError for a ``position`` that is not a Position or an ``exclude_moves``
+        that is not an iterable of Moves (a lone Move or a string), BookError once closed.
+        """
         if not isinstance(position, Position):
             _check_position(position)
-        if self._closed:
+        if exclude_moves != ():
+            exclude_moves = _check_exclude(exclude_moves)
+        tables = self._tables
+        if tables is None:
             raise BookError(f"{self.path!r}: the reader is closed")
+        by_lock, by_mirror, legal_cache = tables
         lock, mirror = _elephanteye_locks(position)
         mirrored = False
-        found = self._by_lock.get(lock)
+        found = by_lock.get(lock)
         if found is None:
-            found = self._mirror_entries(mirror)
+            found = by_mirror.get(mirror)
             if found is None:
-                return iter(())
+                stored = by_lock.get(mirror)
+                if stored is None:
+                    return iter(())
+                image = tuple(
+                    Entry(_mirrored(e.move), e.weight, key=e.key, record=e.record)
+                    for e in stored[0]
+                )
+                found = by_mirror[mirror] = (image, _pack(image))
             lock, mirrored = mirror, True
         entries, moves = found
         flags = _legal_flags(position, moves)
         if minimum_weight == 1 and type(minimum_weight) is int and not exclude_moves:
             key = (mirrored, lock, flags)
-            legal = self._legal.get(key)
+            legal = legal_cache.get(key)
             if legal is None:
-                legal = self._legal[key] = tuple(
+                legal = legal_cache[key] = tuple(
                     e for e, ok in zip(entries, flags) if ok and e.weight >= 1
                 )
             return iter(legal)
@@ -480,15 +552,27 @@ class SQLiteReader(Reader):
 
     def __init__(self, path: PathLike) -> None:
         self.path = _check_path(path, "path")
-        if not os.path.isfile(self.path):
+        if not os.path.exists(self.path):
             raise FileNotFoundError(f"no such book file: {self.path!r}")
+        if not os.path.isfile(self.path):
+            raise BookError(
+                f"{self.path!r} is not a regular file: an SQLite book is read in place (copy "
+                "it to a file first)"
+            )
+        # The path's bytes, percent-quoted: a URI that names any file name (one that is not
+        # UTF-8 too, held in str as surrogate escapes) and reads it without writing.
         uri = "file:" + _uri_path(self.path) + "?mode=ro"
+        # One lock around every use of the connection (close() included): a probe in one
+        # thread and close() in another never meet inside SQLite.
         self._lock = threading.Lock()
         # key -> (positions row id, stored text, the entries checked legal there)
         self._cache: dict[int, tuple[int, str, Any]] = {}
-        self._db: sqlite3.Connection | None = sqlite3.connect(
-            uri, uri=True, check_same_thread=False
-        )
+        try:
+            self._db: sqlite3.Connection | None = sqlite3.connect(
+                uri, uri=True, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise self._fail(f"cannot be opened as an SQLite book ({exc})") from None
         try:
             self.meta = self._check()
         except BaseException:
@@ -499,12 +583,19 @@ class SQLiteReader(Reader):
         return BookError(f"{self.path!r}: {what}")
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """The rows of one query (the caller holds the lock, or is __init__)."""
         if self._db is None:
             raise self._fail("the reader is closed")
         try:
             return self._db.execute(sql, args).fetchall()
         except sqlite3.DatabaseError as exc:
             raise self._fail(f"not a readable xiangqi book ({exc})") from None
+        except UnicodeDecodeError:
+            # SQLite's own message quotes the damaged bytes, which Python cannot decode
+            raise self._fail(
+                "not a readable xiangqi book (SQLite reports damage: its message is not text, "
+                "as a damaged schema gives)"
+            ) from None
 
     def _check(self) -> dict[str, str]:
         rows = self._query("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -551,11 +642,13 @@ class SQLiteReader(Reader):
             return int(self._query("SELECT count(*) FROM moves")[0][0])
 
     def close(self) -> None:
-        """Close the database; later probes raise BookError."""
-        db, self._db = self._db, None
-        self._cache = {}
+        """Close the database; later probes raise BookError. A probe running in another
+        thread is waited for (the reader's lock), never cut off inside SQLite."""
+        with self._lock:
+            db, self._db = self._db, None
+            self._cache = {}
         if db is not None:
-            db.close()
+            db.close()  # no other thread can reach it now: self._db is None under the lock
 
     def find_all(
         self,
@@ -563,13 +656,23 @@ class SQLiteReader(Reader):
         minimum_weight: int = 1,
         exclude_moves: Collection[Move] = (),
     ) -> Iterator[Entry]:
-        """The stored entries of exactly this position, highest weight first (ties by ICCS)."""
+        """The stored entries of exactly this position, highest weight first (ties by ICCS).
+
+        Raises TypeError for a ``position`` that is not a Position or an ``exclude_moves``
+        that is not an iterable of Moves (a lone Move or a string), BookError once closed
+        or where the book is damaged.
+        """
         _check_position(position)
+        if exclude_moves != ():
+            exclude_moves = _check_exclude(exclude_moves)
         key = _signed(position.zobrist_hash())
-        found = self._cache.get(key)
+        with self._lock:
+            if self._db is None:
+                raise self._fail("the reader is closed")
+            found = self._cache.get(key)
+            rows = self._query(_PROBE, (key,)) if found is None else None
         if found is None:
-            with self._lock:
-                rows = self._query(_PROBE, (key,))
+            assert rows is not None
             if not rows:
                 return iter(())
             found = (rows[0][0], rows[0][1], self._entries(rows, key))
@@ -585,7 +688,8 @@ class SQLiteReader(Reader):
             entries = tuple(self._checked(position, entries))
             found = (found[0], found[1], entries)
             with self._lock:
-                self._cache[key] = found
+                if self._db is not None:  # not refilled after close()
+                    self._cache[key] = found
         if minimum_weight == 1 and not exclude_moves:
             return iter(entries)
         minimum_weight = check_int("minimum_weight", minimum_weight)
@@ -629,9 +733,11 @@ class SQLiteReader(Reader):
 
 
 def _uri_path(path: str) -> str:
-    from urllib.parse import quote
+    """path as a ``file:`` URI's path: its bytes (os.fsencode, so a non-UTF-8 name held as
+    surrogate escapes is its own bytes again) percent-quoted, '/' kept."""
+    from urllib.parse import quote_from_bytes
 
-    return quote(os.path.abspath(path).replace(os.sep, "/"), safe="/:")
+    return quote_from_bytes(os.fsencode(os.path.abspath(path)).replace(os.sep.encode(), b"/"))
 
 
 # -- building ----------------------------------------------------------------------------------
@@ -639,13 +745,25 @@ def _uri_path(path: str) -> str:
 
 @dataclass(frozen=True)
 class BuildSummary:
-    """What ``build`` wrote: games read, plies counted, positions and entries kept."""
+    """What ``build`` wrote: games read, plies counted, positions and entries kept.
+
+    ``bad_games`` counts the games read with errors (a bad move or tag: the game counts up to
+    its first bad move, as the reader keeps it); ``first_errors`` describes the first few
+    (at most ``MAX_REPORTED_ERRORS``), each as ``"FILE, game N: error"`` (``"game N: error"``
+    for a Game passed in; N counts from 1 in its file, or among the games passed).
+    """
 
     path: str
     games: int
     plies: int
     positions: int
     entries: int
+    bad_games: int = 0
+    first_errors: tuple[str, ...] = ()
+
+
+#: How many of the games with errors a BuildSummary describes.
+MAX_REPORTED_ERRORS = 5
 
 
 def build(
@@ -682,7 +800,7 @@ def build(
         BookError: ``path`` is also one of the inputs, or an existing file that is not a
             book of the library's own.
     """
-    target = _check_path(path, "path")
+    name = _check_path(path, "path")
     plies = check_int("plies", plies, 1)
     min_games = check_int("min_games", min_games, 1)
     mirror = check_bool("mirror", mirror)
@@ -692,66 +810,68 @@ def build(
         games = [games]
     elif isinstance(games, (bytes, bytearray)) or not isinstance(games, Iterable):
         raise TypeError(f"games must be an iterable of Games or paths, got {type(games).__name__}")
+    sources = []
     if isinstance(games, (list, tuple)):
-        for item in games:
-            if isinstance(item, (str, os.PathLike)):
-                _refuse_same(item, target)
-    _check_target(target)
+        sources = [item for item in games if isinstance(item, (str, os.PathLike))]
+    # The house's rules for a user's file (xiangqi._files): no directory, FIFO or device,
+    # not an input (by identity), in a directory that exists; a link is written through.
+    target = check_output(name, inputs=sources, what="book")
+    _refuse_non_book(target)
 
     counts: dict[int, dict[Move, list[int]]] = {}
     texts: dict[int, str] = {}
-    read = counted = 0
-    for game in _games(games, target):
+    read = counted = bad = 0
+    first_errors: list[str] = []
+    for where, game in _games(games, target):
         read += 1
         counted += _count_game(game, plies, mirror, counts, texts)
+        if game.errors:
+            bad += 1
+            if len(first_errors) < MAX_REPORTED_ERRORS:
+                first_errors.append(f"{where}: {game.errors[0]}")
         if progress is not None:
             progress(read, counted)
 
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, temp = tempfile.mkstemp(prefix=".book-", suffix=".tmp", dir=directory)
-    os.close(fd)
+    # SQLite writes the temporary file beside the target by its path; the ReplacingFile's
+    # own handle on it is what commit() fsyncs (the same file) before the rename, which
+    # keeps the old book's permission bits. Any failure removes it and keeps the old book.
+    replacing = ReplacingFile(target, text=False, inputs=sources, what="book")
     try:
-        positions, entries = _write(temp, counts, texts, min_games, plies, mirror, read)
-        os.replace(temp, target)
+        positions, entries = _write(
+            replacing.temporary, target, counts, texts, min_games, plies, mirror, read
+        )
     except BaseException:
-        if os.path.exists(temp):
-            os.remove(temp)
+        replacing.discard()
         raise
-    return BuildSummary(target, read, counted, positions, entries)
+    replacing.commit()
+    return BuildSummary(name, read, counted, positions, entries, bad, tuple(first_errors))
 
 
-def _refuse_same(source: PathLike, target: str) -> None:
-    name = os.fspath(source)
-    if os.path.exists(target) and os.path.exists(name) and os.path.samefile(name, target):
-        raise BookError(f"the book {target!r} is also an input: refusing to overwrite it")
-    if os.path.abspath(name) == os.path.abspath(target):
-        raise BookError(f"the book {target!r} is also an input: refusing to overwrite it")
+def _refuse_non_book(target: str) -> None:
+    """BookError if target exists and is not a book of the library's own (a user's file)."""
+    if not os.path.exists(target):
+        return
+    with open(target, "rb") as handle:  # a regular file: check_output refused the rest
+        head = handle.read(len(SQLITE_MAGIC))
+    if head != SQLITE_MAGIC:
+        raise BookError(f"{target!r} exists and is not a xiangqi book: refusing to replace it")
+    SQLiteReader(target).close()  # BookError if it is another SQLite file
 
 
-def _check_target(target: str) -> None:
-    if os.path.isdir(target):
-        raise BookError(f"{target!r} is a directory, not a book file")
-    directory = os.path.dirname(os.path.abspath(target))
-    if not os.path.isdir(directory):
-        raise FileNotFoundError(f"no directory {directory!r} to write the book {target!r} in")
-    if os.path.exists(target):
-        with open(target, "rb") as handle:
-            head = handle.read(len(SQLITE_MAGIC))
-        if head != SQLITE_MAGIC:
-            raise BookError(f"{target!r} exists and is not a xiangqi book: refusing to replace it")
-        SQLiteReader(target).close()  # BookError if it is another SQLite file
-
-
-def _games(games: Iterable[Game | PathLike], target: str) -> Iterator[Game]:
+def _games(games: Iterable[Game | PathLike], target: str) -> Iterator[tuple[str, Game]]:
+    """(where, game) for each game: "FILE, game N" or, for a Game passed in, "game N"."""
     from .pgn import Game
     from .records import open_games
 
+    passed = 0
     for item in games:
         if isinstance(item, Game):
-            yield item
+            passed += 1
+            yield f"game {passed}", item
         elif isinstance(item, (str, os.PathLike)):
-            _refuse_same(item, target)
-            yield from open_games(item)
+            check_output(target, inputs=[item], what="book")  # a lazy iterable's paths
+            for number, game in enumerate(open_games(item), 1):
+                yield f"{os.fspath(item)}, game {number}", game
         else:
             raise TypeError(f"games must hold Games or paths, got {type(item).__name__}")
 
@@ -772,6 +892,8 @@ def _count_game(
     seen: set[tuple[int, Move]] = set()
     n = 0
     for move in game.mainline_moves()[:plies]:
+        if not move:
+            break  # a null move (a pass) is no book move: the game counts up to it
         side = int(position.turn)
         found = [(position.zobrist_hash(), move, position)]
         if mirror:
@@ -795,6 +917,7 @@ def _count_game(
 
 def _write(
     temp: str,
+    target: str,
     counts: dict[int, dict[Move, list[int]]],
     texts: dict[int, str],
     min_games: int,
@@ -802,7 +925,22 @@ def _write(
     mirror: bool,
     games: int,
 ) -> tuple[int, int]:
-    db = sqlite3.connect(temp)
+    try:
+        return _write_rows(temp, counts, texts, min_games, plies, mirror, games)
+    except sqlite3.Error as exc:  # a full disk, a file system that refuses SQLite's locks...
+        raise BookError(f"cannot write the book {target!r}: {exc}") from None
+
+
+def _write_rows(
+    temp: str,
+    counts: dict[int, dict[Move, list[int]]],
+    texts: dict[int, str],
+    min_games: int,
+    plies: int,
+    mirror: bool,
+    games: int,
+) -> tuple[int, int]:
+    db = sqlite3.connect("file:" + _uri_path(temp) + "?mode=rw", uri=True)
     try:
         db.execute("PRAGMA journal_mode = OFF")  # a temporary file: discarded on failure
         db.execute("PRAGMA synchronous = OFF")
