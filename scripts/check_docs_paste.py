@@ -32,7 +32,7 @@ _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\s*(?P<info>.*)$")
 
 
 def shown_blocks(text: str) -> list[tuple[int, str]]:
-    """The (first line number, source) of each shown fenced block holding ``>>>`` examples."""
+    """(line, source) of each shown fenced block holding ``>>>`` examples; line is 0-based."""
     blocks: list[tuple[int, str]] = []
     lines = text.splitlines()
     i = 0
