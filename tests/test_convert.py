@@ -291,3 +291,23 @@ def test_a_non_utf8_folder_and_output_name_work(tmp_path: Path) -> None:
     assert summary.games == events(TWO)
     with open(out, "rb") as handle:
         assert len(list(read_games(handle.read()))) == events(TWO)
+
+
+def test_ctrl_c_while_converting_is_one_line_and_keeps_the_old_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import xiangqi.records as records
+
+    out = tmp_path / "out.pgn"
+    out.write_bytes(b"an earlier conversion\n")
+
+    def interrupted_writer(notation: str = "ICCS") -> object:
+        def write(games: object, handle: object) -> int:
+            raise KeyboardInterrupt
+
+        return write
+
+    monkeypatch.setattr(records, "pgn_writer", interrupted_writer)
+    assert main(["convert", str(TWO), str(out)]) == 130
+    assert capsys.readouterr().err == f"xiangqi: interrupted; {out} left as it was\n"
+    assert out.read_bytes() == b"an earlier conversion\n" and os.listdir(tmp_path) == ["out.pgn"]

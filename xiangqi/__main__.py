@@ -329,6 +329,9 @@ def _convert(args: argparse.Namespace) -> int:
             recursive=args.recursive,
             progress=progress.report if progress is not None else None,
         )
+    except KeyboardInterrupt:
+        print(f"xiangqi: interrupted; {args.output} left as it was", file=sys.stderr)
+        return 130
     finally:
         if progress is not None:
             progress.close()
