@@ -15,7 +15,6 @@ prints the shortest forced mate (exit status 0), or says that none exists within
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -137,29 +136,6 @@ def _analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-def _kept_games(path: str, finished: list[dict[str, object]]) -> list[str]:
-    """The games of the PGN being resumed that belong to the finished rounds (a round cut
-    short by the interrupt is played again, both games), as PGN text."""
-    from .pgn import read_games
-
-    rounds = {str(record["round"]) for record in finished}
-    if not os.path.exists(path):
-        return []
-    with open(path, encoding="utf-8") as handle:
-        return [g.to_pgn() + "\n" for g in read_games(handle) if g.tags.get("Round") in rounds]
-
-
-def _played(path: str, finished: list[dict[str, object]]) -> bool:
-    """Does the results file written at path count more games than the resumed ones?"""
-    import json
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return int(json.load(handle)["totals"]["games"]) > len(finished)
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
-
-
 class _Terminated(KeyboardInterrupt):
     """SIGTERM or SIGHUP (a `kill`, a closed terminal) stops a match as Ctrl-C does."""
 
@@ -202,26 +178,24 @@ def _restore_handlers(replaced: dict[int, Any]) -> None:
 
 
 def _match(args: argparse.Namespace) -> int:
-    """Every setting is checked and every output checked against the inputs before any engine
-    starts or any file is opened for writing; outputs are written beside their targets and
-    moved over them once the match has a result (see xiangqi.match.output)."""
+    """The match, or the resumed one, as run_match / resume_match play it (every setting and
+    output checked before any engine starts; see xiangqi.match.output); printed here."""
+    from .match import prepare_match, resume_match
+    from .match.output import run_to_files
 
-    from .match import MatchPlan, prepare_match
-    from .match.output import ReplacingFile, check_outputs
-    from .match.plan import complete_rounds
-    from .match.resume import check_records, read_results
-
-    finished: list[dict[str, object]] = []
-    results_path, pgn_path = args.results, args.pgn
-    inputs: list[str] = []
+    names = ("--pgn", "--results")
+    handlers = _stop_on_termination()
     try:
         if args.resume is not None:
-            old = read_results(args.resume)
-            plan = MatchPlan.from_settings(old.settings, ray=args.ray)
-            check_records(old.records, plan, file=old.path, lines=old.lines)
-            finished = complete_rounds(old.records)
-            results_path = results_path or args.resume
-            pgn_path = pgn_path or old.pgn
+            result = resume_match(
+                args.resume,
+                pgn_file=args.pgn,
+                results_file=args.results,
+                ray=args.ray,
+                progress=sys.stderr,
+                keep_games=False,
+                names=names,
+            )
         else:
             plan = prepare_match(
                 args.engine,
@@ -248,55 +222,18 @@ def _match(args: argparse.Namespace) -> int:
                 sprt=args.sprt,
                 event=args.event,
             )
-        inputs = plan.inputs()
-        check_outputs({"--pgn": pgn_path}, [*inputs, *([args.resume] if args.resume else [])])
-        check_outputs({"--pgn": pgn_path, "--results": results_path}, inputs)
-    except (ValueError, TypeError) as exc:  # a setting: XiangqiError and the checks' errors
-        print(f"xiangqi: error: {exc}", file=sys.stderr)
-        return 2
-    old_games = _kept_games(pgn_path, finished) if args.resume and pgn_path else []
-    outputs: list[ReplacingFile] = []
-    try:
-        pgn = ReplacingFile(pgn_path) if pgn_path else None
-        outputs += [pgn] if pgn else []
-        results = ReplacingFile(results_path) if results_path else None
-        outputs += [results] if results else []
-    except BaseException:
-        for output in outputs:
-            output.discard()
-        raise
-    if pgn is not None:
-        for game in old_games:
-            pgn.handle.write(game)
-    produced = False
-    handlers = _stop_on_termination()
-    try:
-        result = plan.run(
-            None if pgn is None else pgn.handle,
-            None if results is None else results.handle,
-            progress=sys.stderr,
-            keep_games=False,
-            finished=finished,
-            **({"pgn": os.path.abspath(pgn_path)} if pgn_path else {}),
-        )
-        produced = True
+            result = run_to_files(
+                plan, args.pgn, args.results, progress=sys.stderr, keep_games=False, names=names
+            )
     except KeyboardInterrupt:
-        produced = True
         print("xiangqi: interrupted; finished games and results are written", file=sys.stderr)
         # (what reaches here may be a plain KeyboardInterrupt: Ray re-raises its own)
         return 128 + _Terminated.received[-1] if _Terminated.received else 130
-    except BaseException:
-        # An error after games were played still writes them; one before leaves the files.
-        produced = bool(old_games) or (pgn is not None and os.path.getsize(pgn.temporary) > 0)
-        produced = produced or (results is not None and _played(results.temporary, finished))
-        raise
+    except (ValueError, TypeError) as exc:  # a setting: XiangqiError and the checks' errors
+        print(f"xiangqi: error: {exc}", file=sys.stderr)
+        return 2
     finally:
         _restore_handlers(handlers)
-        for output in outputs:
-            if produced:
-                output.commit()
-            else:
-                output.discard()
     print(result.summary())
     if result.stopped in ("H0", "H1"):
         print(f"SPRT ({result.sprt}): {result.stopped} accepted, LLR {result.llr:.2f}")

@@ -44,10 +44,12 @@ Faults
     others, writes every finished game and the results, and raises again. Games are
     numbered as they start: nothing is allocated per game before it is played.
 Checks, outputs, resuming
-    :func:`prepare_match` checks every setting before any engine starts; the command line
-    checks its outputs against the inputs and writes them beside their targets
-    (:mod:`xiangqi.match.output`); ``--resume RESULTS`` continues an interrupted match
-    from the settings and finished rounds its results file holds.
+    :func:`prepare_match` checks every setting before any engine starts; ``run_match(...,
+    pgn_file=, results_file=)`` and the command line's ``--pgn``/``--results`` check the
+    outputs against the inputs (a FIFO or device is refused) and write them beside their
+    targets (:mod:`xiangqi.match.output`); :func:`resume_match` (``--resume RESULTS``)
+    continues an interrupted match from the settings and finished rounds its results file
+    holds, each record checked field by field (:mod:`xiangqi.match.resume`).
 
 On a Ray cluster
     ``--ray auto|local|ADDRESS`` (``run_match(..., ray=...)``) plays the rounds as Ray tasks
@@ -58,7 +60,8 @@ On a Ray cluster
 Modules: :mod:`~xiangqi.match.timecontrol`, :mod:`~xiangqi.match.spec` (EngineSpec),
 :mod:`~xiangqi.match.openings`, :mod:`~xiangqi.match.adjudication`,
 :mod:`~xiangqi.match.runner` (play_game, the local runner, MatchResult),
-:mod:`~xiangqi.match.plan` (prepare_match, MatchPlan, run_match),
+:mod:`~xiangqi.match.plan` (prepare_match, MatchPlan, run_match, resume_match),
+:mod:`~xiangqi.match.output` (the output files), :mod:`~xiangqi.match.resume` (results files),
 :mod:`~xiangqi.match.distributed` (Ray) and :mod:`~xiangqi.match.stats` (SPRT, Elo). Import
 the public names from ``xiangqi.match``.
 """
@@ -75,7 +78,7 @@ from .openings import (
     load_openings,
     opening_source,
 )
-from .plan import MatchPlan, prepare_match, run_match
+from .plan import MatchPlan, prepare_match, resume_match, run_match
 from .runner import DEFAULT_TIME_MARGIN, MatchResult, play_game
 from .spec import DEFAULT_ENGINE_TIMEOUT, EngineSpec
 from .stats import SPRT, Estimate, Tally
@@ -107,5 +110,6 @@ __all__ = [
     "parse_tc",
     "play_game",
     "prepare_match",
+    "resume_match",
     "run_match",
 ]

@@ -15,13 +15,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from .._checks import check_int, check_real
+from .._files import PathArg
 from ..engine import Limit
 from ..errors import XiangqiError
 from ..position import Position
 from ..rules import Rules, check_rules
 from .adjudication import DEFAULT_MAX_PLIES, Adjudication
 from .openings import DEFAULT_BOOK_PLIES, BookOpenings, Opening, OpeningSource, opening_source
-from .resume import check_records
+from .output import run_to_files
+from .resume import check_records, read_results
 from .runner import DEFAULT_TIME_MARGIN, MatchResult, _run
 from .spec import EngineSpec, _with_each
 from .stats import SPRT
@@ -336,6 +338,8 @@ def run_match(
     ray: str | None = None,
     ray_retries: int = DEFAULT_RAY_RETRIES,
     ray_resource: str | None = None,
+    pgn_file: PathArg | None = None,
+    results_file: PathArg | None = None,
 ) -> MatchResult:
     """Play a match between two engines; the same settings as ``xiangqi match``.
 
@@ -366,7 +370,18 @@ def run_match(
     instead of concurrency threads here (see xiangqi.match.distributed): a round whose worker
     or node is lost is played again, up to ray_retries times; each round asks for a CPU, or
     for one unit of the custom resource ray_resource. Needs Ray (the "ray" extra).
+
+    pgn_file and results_file (paths, instead of pgn_out and results_out) are written as
+    ``xiangqi match --pgn --results`` writes them (see xiangqi.match.output): checked
+    before any engine starts (a directory, a FIFO, a device such as /dev/null, an input of
+    the match, or both naming one file: OutputFileError), written beside and moved over
+    their targets once the match has a result, Ctrl-C included; the results file names the
+    PGN file, and :func:`resume_match` continues the match from it.
     """
+    if pgn_file is not None and pgn_out is not None:
+        raise XiangqiError("give pgn_out or pgn_file, not both")
+    if results_file is not None and results_out is not None:
+        raise XiangqiError("give results_out or results_file, not both")
     plan = prepare_match(
         engines,
         games,
@@ -393,7 +408,48 @@ def run_match(
         ray_retries=ray_retries,
         ray_resource=ray_resource,
     )
+    if pgn_file is not None or results_file is not None:
+        return run_to_files(plan, pgn_file, results_file, progress=progress, keep_games=keep_games)
     return plan.run(pgn_out, results_out, progress, keep_games)
+
+
+def resume_match(
+    resume: PathArg,
+    *,
+    pgn_file: PathArg | None = None,
+    results_file: PathArg | None = None,
+    ray: str | None = None,
+    progress: TextIO | None = None,
+    keep_games: bool = True,
+    names: tuple[str, str] = ("pgn_file", "results_file"),
+) -> MatchResult:
+    """Continue the interrupted match whose results file is resume, as ``xiangqi match
+    --resume`` does: its settings (the openings file or book unchanged since, by its
+    sha256), its complete rounds counted and not played (a round cut short is played
+    again), the rest played.
+
+    The results go to results_file (default: resume itself, replaced) and the PGN to
+    pgn_file (default: the PGN file the results name, if any), whose games of the kept
+    rounds are copied; both are written as run_match writes them. A Ray match runs on Ray
+    again, at the address ray when it is given. XiangqiError, before any engine starts or
+    any file is touched, when resume is not a results file of xiangqi match, a game record
+    is malformed (naming the file, the line and the field; see xiangqi.match.resume), the
+    openings changed, or an output is refused. names: the two outputs' names in messages.
+    """
+    old = read_results(resume)
+    plan = MatchPlan.from_settings(old.settings, ray=ray)
+    check_records(old.records, plan, file=old.path, lines=old.lines)
+    finished = complete_rounds(old.records)
+    return run_to_files(
+        plan,
+        pgn_file if pgn_file is not None else old.pgn,
+        results_file if results_file is not None else resume,
+        finished=finished,
+        resumed=resume,
+        progress=progress,
+        keep_games=keep_games,
+        names=names,
+    )
 
 
 def complete_rounds(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -76,11 +76,11 @@ class _Positions(json.JSONDecoder):
         self.scan_once = _SCANNER(self)
 
 
-def read_results(path: str | os.PathLike[str]) -> ResultsFile:
+def read_results(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> ResultsFile:
     """Read the results file at path for resuming; XiangqiError (naming the file, and the
     line where one is to blame) when it is not a results file of xiangqi match or a game
     record's field is malformed (see :func:`check_records`; the plan's checks come later)."""
-    name = os.fspath(path)
+    name = os.fsdecode(os.fspath(path))
     with open(name, encoding="utf-8") as handle:
         text = handle.read()
     decoder = _Positions()
