@@ -53,6 +53,30 @@ def test_convert_seed_passes_the_fuzz_target(seed: str) -> None:
     target.test_one_input((FUZZ_DIR / "seeds_convert" / seed).read_bytes())
 
 
+@pytest.mark.parametrize("seed", seeds("puzzles"))
+def test_puzzles_seed_passes_the_fuzz_target(seed: str) -> None:
+    target = load_target("fuzz_puzzles")
+    target.test_one_input((FUZZ_DIR / "seeds_puzzles" / seed).read_bytes())
+
+
+def test_the_puzzles_seeds_read_puzzles_and_refuse_faults() -> None:
+    """The seeds reach both sides of every reader: real puzzles read (and verified by the
+    target), and faulty files refused with a PuzzleFileError."""
+    from xiangqi.puzzles import PuzzleFileError
+
+    target = load_target("fuzz_puzzles")
+    read, refused = set(), set()
+    for seed in seeds("puzzles"):
+        data = (FUZZ_DIR / "seeds_puzzles" / seed).read_bytes()
+        kind = data[0] % len(target.READERS)
+        try:
+            assert list(target.READERS[kind](data[1:]))
+            read.add(kind)
+        except PuzzleFileError:
+            refused.add(kind)
+    assert read >= {0, 1, 3} and refused == set(range(len(target.READERS)))
+
+
 def test_the_roundtrip_seeds_hold_null_moves_and_refusals() -> None:
     """The seeds reach both sides of the null-move rule: a tree XQF and DhtmlXQ refuse and
     trees they hold."""

@@ -22,6 +22,7 @@ import csv
 import json
 import os
 import re
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
@@ -170,7 +171,7 @@ def _plies(record: dict[str, object]) -> int | None:
             raise XiangqiError(f"goal must read 'mate in N', got {_short(goal)}")
         found["goal"] = 2 * int(matched.group(1)) - 1
     if len(set(found.values())) > 1:
-        said = ", ".join(f"{key} {value} plies" for key, value in found.items())
+        said = ", ".join(f"{key} gives {value} plies" for key, value in found.items())
         raise XiangqiError(f"the stated lengths disagree: {said}")
     return next(iter(found.values()), None)
 
@@ -392,7 +393,7 @@ def read_games(source: str | os.PathLike[str] | IO[bytes]) -> Iterator[Puzzle]:
     else:
         found = getattr(source, "name", "")
         name = found if isinstance(found, str) else ""
-    where = name or "game records"
+    where = name or "record file"
     number = 0
     try:
         games = open_games(source)
@@ -566,36 +567,57 @@ def find_mates(
     """Position.find_mate over many positions (or FEN strings, read with position_of),
     on a pool of threads that search without the GIL.
 
-    Returns one answer per position, in order: the mate (a list of Moves), None (proven:
-    no mate within max_plies), or the SearchLimitReached object of a search that
-    reached node_limit (returned, not raised). threads: 1..256, default the machine's
-    CPU count. Every argument is checked before any search starts.
+    Returns one answer per position, in order, the same as that position's find_mate
+    (its move stack included: the repetitions of its game count): the mate (a list of
+    Moves), None (proven: no mate within max_plies), or the SearchLimitReached object of
+    a search that reached node_limit (returned, not raised). threads: 1..256, default
+    the machine's CPU count. Every argument is checked before any search starts;
+    positions must be an iterable of them (a single Position or FEN string is refused
+    with TypeError). Ctrl-C (KeyboardInterrupt, or any exception in the calling thread)
+    stops every search at once: no thread is left running when it propagates.
     """
     plies = check_int("max_plies", max_plies, 1, MAX_PLIES)
     check_bool("checks_only", checks_only)
     limit = None if node_limit is None else check_int("node_limit", node_limit, 1, 2**62)
     workers = (os.cpu_count() or 1) if threads is None else check_int("threads", threads, 1, 256)
+    if isinstance(positions, (str, bytes, bytearray, Position)) or not hasattr(
+        type(positions), "__iter__"
+    ):
+        raise TypeError(
+            "positions must be an iterable of Positions or FEN strings, got "
+            f"{type(positions).__name__} (a single position: pass [position])"
+        )
     held: list[Position] = []
     for index, item in enumerate(positions):
         if isinstance(item, str):
             held.append(position_of(item))
         elif isinstance(item, Position):
-            held.append(item.copy(stack=False))
+            held.append(item.copy())  # with its moves: its repetitions count
         else:
             raise TypeError(f"positions[{index}] must be a Position or FEN str")
         if held[-1].status() & Status.OPPOSITE_CHECK:
             raise ValueError(f"positions[{index}]: the side not to move is in check")
+    if not held:
+        return []
+    stop = threading.Event()
 
     def one(pos: Position) -> MateAnswer:
         try:
-            return pos.find_mate(plies, checks_only=checks_only, node_limit=limit)
+            return pos.find_mate(plies, checks_only=checks_only, node_limit=limit, stop=stop)
         except SearchLimitReached as stopped:
             return stopped
 
-    if not held:
-        return []
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, len(held)))
     try:
-        return list(pool.map(one, held))
+        futures = [pool.submit(one, pos) for pos in held]
+        # Wait in short slices: a blocking wait would not see an interrupt that comes
+        # without a real signal (_thread.interrupt_main) until every search had ended.
+        pending = set(futures)
+        while pending:
+            _, pending = concurrent.futures.wait(pending, timeout=0.05)
+        return [future.result() for future in futures]
+    except BaseException:
+        stop.set()  # every running search ends within a few milliseconds
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
