@@ -245,14 +245,6 @@ def _convert(args: argparse.Namespace) -> int:
 
     # Every argument is checked (the output against every input) before a file is read;
     # OUT is replaced only when every game is written (see xiangqi.records.convert).
-    if summary.bad_games:
-        print(
-            f"xiangqi: {summary.bad_games} games had errors (each counted up to its first bad "
-            "move); the first:",
-            file=sys.stderr,
-        )
-        for line in summary.first_errors:
-            print(f"  {line}", file=sys.stderr)
     inputs: list[str] = args.input
     shown = inputs[0] if len(inputs) == 1 else f"{len(inputs)} inputs"
     progress = _Progress(f"converting {shown}") if args.progress or sys.stderr.isatty() else None
@@ -319,6 +311,14 @@ def _book_build(args: argparse.Namespace) -> int:
         f"({time.monotonic() - started:.1f} s)",
         file=sys.stderr,
     )
+    if summary.bad_games:
+        print(
+            f"xiangqi: {summary.bad_games} games had errors (each counted up to its first bad "
+            "move); the first:",
+            file=sys.stderr,
+        )
+        for line in summary.first_errors:
+            print(f"  {line}", file=sys.stderr)
     return 0
 
 
