@@ -12,6 +12,9 @@
 #   convert   fuzz/fuzz_convert.py: `xiangqi convert` under hostile paths (output = input, links,
 #             directories, odd names, unreadable input); no file lost, one error line
 #             (corpus fuzz/corpus_convert/, seeds fuzz/seeds_convert/)
+#   book      fuzz/fuzz_book.py: the opening-book readers (ElephantEye .dat, through a pipe too,
+#             and damaged SQLite books): BookError or legal entries, nothing else
+#             (corpus build/fuzz/corpus_book/, seeds fuzz/seeds_book/)
 #   puzzles   fuzz/fuzz_puzzles.py: the puzzle readers (JSON Lines, CSV, game records) and verify
 #             (corpus build/fuzz/corpus_puzzles/, seeds fuzz/seeds_puzzles/)
 # Corpora are git-ignored; crash inputs go to build/fuzz/. Replay one with:
@@ -38,7 +41,7 @@ if ! python -c "import atheris" 2>/dev/null; then
     python -m pip install --quiet atheris
 fi
 mkdir -p fuzz/corpus fuzz/corpus_records fuzz/corpus_engine fuzz/corpus_roundtrip fuzz/corpus_convert \
-    build/fuzz build/fuzz/corpus_puzzles
+    build/fuzz build/fuzz/corpus_puzzles build/fuzz/corpus_book
 
 args=("$@")
 if [ ${#args[@]} -eq 0 ]; then
@@ -97,16 +100,17 @@ assert c.__file__.startswith(sys.argv[1]), c.__file__; print('fuzzing', c.__file
 esac
 
 status=0
-for target in ${FUZZ_TARGETS:-position records engine roundtrip convert puzzles}; do
+for target in ${FUZZ_TARGETS:-position records engine roundtrip convert puzzles book}; do
     case "$target" in
     position) dirs=(fuzz/corpus fuzz/seeds) ;;
     records) dirs=(fuzz/corpus_records fuzz/seeds_records) ;;
     engine) dirs=(fuzz/corpus_engine fuzz/seeds_engine) ;;
     roundtrip) dirs=(fuzz/corpus_roundtrip fuzz/seeds_roundtrip) ;;
     convert) dirs=(fuzz/corpus_convert fuzz/seeds_convert) ;;
+    book) dirs=(build/fuzz/corpus_book fuzz/seeds_book) ;;
     puzzles) dirs=(build/fuzz/corpus_puzzles fuzz/seeds_puzzles) ;;
     *)
-        echo "error: unknown fuzz target '$target' (position, records, engine, roundtrip, convert, puzzles)" >&2
+        echo "error: unknown fuzz target '$target' (position, records, engine, roundtrip, convert, puzzles, book)" >&2
         exit 1
         ;;
     esac
