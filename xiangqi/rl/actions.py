@@ -17,10 +17,10 @@ from_square * 90 + to_square.
 
 from __future__ import annotations
 
-import operator
 from typing import Final
 
 from .. import _core
+from .._checks import check_int
 from ..move import MOVES, Move
 from ..pieces import Color
 
@@ -47,12 +47,7 @@ _BLACK_ACTIONS: tuple[Move, ...] = tuple(
 
 
 def _check_action(action: int) -> int:
-    if isinstance(action, bool) or not hasattr(action, "__index__"):
-        raise TypeError(f"an action must be an int, got {type(action).__name__}")
-    action = operator.index(action)
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action must be in 0..{NUM_ACTIONS - 1}, got {action}")
-    return action
+    return check_int("action", action, 0, NUM_ACTIONS - 1)
 
 
 def move_to_action(move: Move, turn: Color) -> int:

@@ -90,9 +90,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         EzPickle.__init__(self, render_mode, max_plies, history, fen, channels_first, rules)
         super().__init__()
         self.rules = check_rules(rules)
-        _check_env_args(render_mode, self.metadata["render_modes"], max_plies)
+        self.max_plies = _check_env_args(render_mode, self.metadata["render_modes"], max_plies)
         self.render_mode = render_mode
-        self.max_plies = max_plies
         self.history = _check_history(history)
         self.fen = fen
         self.channels_first = bool(channels_first)

@@ -46,6 +46,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from .._checks import check_int
 from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
@@ -130,12 +131,12 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
         ``seed`` (an int) seeds ``np_random`` and the ``sample_legal()`` streams.
         No options are known; passing one raises ValueError.
         """
-        if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool)):
-            raise TypeError(f"seed must be an int or None (one seed for all games), got {seed!r}")
+        if seed is not None:
+            seed = check_int("seed", seed)  # one seed for all games
         if options:
             raise ValueError(f"GymVectorEnv.reset() takes no options, got {options!r}")
         super().reset(seed=seed)
-        obs, masks = self.vector_env.reset(seed=None if seed is None else int(seed))
+        obs, masks = self.vector_env.reset(seed=seed)
         return (obs.copy() if self.copy else obs), self._infos(masks)
 
     def step(
@@ -192,9 +193,8 @@ class GymEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         rules: Rules | str = Rules.ASIAN,
     ) -> None:
         self.rules = check_rules(rules)
-        _check_env_args(render_mode, self.metadata["render_modes"], max_plies)
+        self.max_plies = _check_env_args(render_mode, self.metadata["render_modes"], max_plies)
         self.render_mode = render_mode
-        self.max_plies = max_plies
         self.fen = fen
         self.position = Position(fen)
         self.observation_space = _observation_space()

@@ -19,8 +19,9 @@ plane        contents
 ===========  ===================================================================
 
 uint8 rather than float32: a step of 1,024 environments then writes 1.4 MB of
-planes instead of 5.9 MB, which keeps the vectorised environment above a million
-steps per second; ``planes.astype(np.float32)`` is one call for a network.
+planes instead of 5.9 MB (the vectorised environment's measured rate is on the
+performance page, docs/performance.md, "Reinforcement learning");
+``planes.astype(np.float32)`` is one call for a network.
 
 Channels first, (N, C, 10, 9) in a batch, is the layout PyTorch's ``Conv2d`` takes. The
 PettingZoo env follows chess_v6 instead: bool, channels last (10, 9, C);
@@ -36,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from .._checks import check_int
 from ..pieces import Color
 from ..position import Position
 from .actions import NUM_ACTIONS
@@ -57,29 +59,19 @@ def _positions(positions: Sequence[Position]) -> list[Position]:
     return items
 
 
-def _check_int(name: str, value: int, low: int, high: int) -> int:
-    # The one check of the RL API's int arguments (history, num_envs, max_plies): an int,
-    # bool refused (TypeError), in low..high (ValueError).
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
-    return value
-
-
 #: The most plies (and games) an env takes: VectorEnv's C buffers are sized by them.
 _MAX_COUNT = 1 << 24
 
 
 def _check_history(history: int) -> int:
-    return _check_int("history", history, 0, 64)
+    return check_int("history", history, 0, 64)
 
 
-def _check_env_args(render_mode: str | None, modes: list[str], max_plies: int) -> None:
-    # The arguments the one-game envs (PettingZoo's and Gymnasium's) share.
+def _check_env_args(render_mode: str | None, modes: list[str], max_plies: int) -> int:
+    # The arguments the one-game envs (PettingZoo's and Gymnasium's) share; max_plies as an int.
     if render_mode is not None and render_mode not in modes:
         raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
-    _check_int("max_plies", max_plies, 1, _MAX_COUNT)
+    return check_int("max_plies", max_plies, 1, _MAX_COUNT)
 
 
 def _check_perspective(perspective: Color | None) -> int:

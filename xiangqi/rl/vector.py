@@ -25,11 +25,12 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from .._checks import check_int
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN, board_fen
 from ..position import Position
 from ..rules import Rules, check_rules
-from .planes import _MAX_COUNT, BASE_PLANES, _check_int
+from .planes import _MAX_COUNT, BASE_PLANES
 
 Observations = tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]
 StepResult = tuple[
@@ -77,8 +78,8 @@ class VectorEnv:
         rules: Rules | str = Rules.ASIAN,
     ) -> None:
         self.rules = check_rules(rules)
-        _check_int("num_envs", num_envs, 1, _MAX_COUNT)
-        _check_int("max_plies", max_plies, 1, _MAX_COUNT)
+        num_envs = check_int("num_envs", num_envs, 1, _MAX_COUNT)
+        max_plies = check_int("max_plies", max_plies, 1, _MAX_COUNT)
         start = Position(fen)
         if not start.has_legal_moves():
             raise InvalidFenError(f"the start position has no legal move: {fen!r}")
@@ -111,9 +112,7 @@ class VectorEnv:
 
     def seed(self, seed: int) -> None:
         """Restart the random streams that sample_legal() draws from."""
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
-            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-        self._core.seed(int(seed) & (1 << 64) - 1)
+        self._core.seed(check_int("seed", seed) & (1 << 64) - 1)
 
     def reset(self, seed: int | None = None) -> Observations:
         """Every game back to the start; returns (observations, masks)."""
@@ -179,12 +178,11 @@ class VectorEnv:
     def fen(self, index: int) -> str:
         """FEN of game index (the halfmove clock is plies since the last capture; the
         move number counts on from the start FEN's)."""
-        if not isinstance(index, (int, np.integer)) or isinstance(index, bool):
-            raise TypeError(f"index must be an int, got {type(index).__name__}")
+        index = check_int("index", index)
         if not 0 <= index < self.num_envs:
             raise IndexError(f"env index {index} out of range 0..{self.num_envs - 1}")
-        board = self._core.board(int(index))
-        plies, no_capture = self._core.counters(int(index))
+        board = self._core.board(index)
+        plies, no_capture = self._core.counters(index)
         side = "w" if board.side == 0 else "b"
         number = self._start_fullmove + (plies + self._start_side) // 2
         return f"{board_fen(board.codes())} {side} - - {no_capture} {number}"
