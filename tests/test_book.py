@@ -179,6 +179,7 @@ def test_key_matches_the_engines_definition() -> None:
     assert elephanteye_key(Position()) in {r[0] for r in raw_records()}
 
 
+@pytest.mark.slow
 def test_probes_agree_with_a_linear_scan_of_the_records(dat: ElephantEyeReader) -> None:
     """Every position of the first 20 plies of 151 master games, and each one's mirror
     image, probed both ways: the reader against the engine's lookup done by hand."""
@@ -414,6 +415,7 @@ def test_built_weights_are_the_games_counted_by_hand(tmp_path: Path) -> None:
         assert sum(e.weight for e in entries) == 151  # every game starts from the start
 
 
+@pytest.mark.slow
 def test_wins_draws_and_losses_are_the_movers(tmp_path: Path) -> None:
     """The 120 CCPD master games carry results (37 won by Red, 41 by Black, 42 drawn)."""
     masters = sorted((GAMES / "ccpd-big5").glob("master-*.pgn"))
@@ -578,6 +580,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_cli_builds_and_probes(tmp_path: Path) -> None:
     path = tmp_path / "cli.xqbook"
     out = run("book", "build", str(WUKONG), str(MORE), "-o", str(path), "--plies", "10")

@@ -58,6 +58,7 @@ def replays(fen: str, moves: list[Move]) -> bool:
     return all(iccs(move, "ranks1") in oracle_legal(fen, moves[:k]) for k, move in enumerate(moves))
 
 
+@pytest.mark.slow
 def test_mate_in_two_is_proven() -> None:
     """Brute force over pyffish: no mate in 1, and a move after which every reply allows mate."""
 
@@ -276,6 +277,7 @@ def test_one_engine_shared_by_threads(engine: SimpleEngine) -> None:
     assert all(m is not None and iccs(m, "ranks1") in oracle_legal(START, []) for m in moves)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ci", [None, "true"])
 def test_missing_engine_skips_locally_and_fails_in_ci(ci: str | None) -> None:
     env = {k: v for k, v in os.environ.items() if k != "CI"}

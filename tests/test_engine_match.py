@@ -325,6 +325,7 @@ def test_random_opening_order_is_seeded(tmp_path: Path) -> None:
     assert order(7) == first
 
 
+@pytest.mark.slow
 def test_an_engine_over_its_clock_loses_on_time_and_the_margin_counts() -> None:
     # Red's clock is 0.3 s; the slow engine takes 0.6 s for its first move.
     result = run_match(
@@ -542,6 +543,7 @@ def test_ctrl_c_on_the_command_line_exits_130_with_the_games_written(tmp_path: P
     assert not list(tmp_path.glob(".*.part"))  # moved over their targets
 
 
+@pytest.mark.slow
 def test_sprt_stops_a_huge_match_without_allocating_per_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -575,6 +577,7 @@ def test_sprt_stops_a_huge_match_without_allocating_per_game(
 # -- real matches ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @needs_fairy
 def test_real_match_games_replay_and_rulings_agree(tmp_path: Path) -> None:
     assert FAIRY is not None

@@ -66,6 +66,7 @@ WORDS = st.sampled_from(
 LINE = st.lists(st.one_of(WORDS, st.text(max_size=6)), max_size=14).map(" ".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 255), st.lists(LINE, max_size=6))
 def test_engine_lines_keep_the_fuzz_invariants(head: int, lines: list[str]) -> None:

@@ -40,6 +40,7 @@ def fairy() -> EngineSpec:
     return EngineSpec((str(FAIRY),))
 
 
+@pytest.mark.slow
 def test_book_lines_are_seeded_per_round_and_repeatable() -> None:
     lines = [BookOpenings(BOOK_DAT, 6, seed=5).opening(k).moves for k in range(20)]
     again = BookOpenings(BOOK_DAT, 6, seed=5)
@@ -49,6 +50,7 @@ def test_book_lines_are_seeded_per_round_and_repeatable() -> None:
     assert all(1 <= len(line) <= 6 for line in lines)
 
 
+@pytest.mark.slow
 def test_first_book_moves_follow_the_engines_weights() -> None:
     source = BookOpenings(BOOK_DAT, 1, seed=11)
     rounds = 2000

@@ -83,6 +83,7 @@ def test_concurrency_is_refused_with_ray() -> None:
         xiangqi.match.prepare_match([str(FAIRY), str(FAIRY)], ray="auto", concurrency=2)
 
 
+@pytest.mark.slow
 def test_a_local_match_stopped_by_sigterm_writes_its_results_for_resume(tmp_path: Path) -> None:
     """A driver stopped by `kill` (SIGTERM) is interrupted as by Ctrl-C: the finished games
     and the results are written (exit status 143), so --resume can go on."""

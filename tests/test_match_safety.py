@@ -239,6 +239,7 @@ def _children() -> list[int]:
     return _engine_pids(os.getpid())
 
 
+@pytest.mark.slow
 def test_an_engine_dying_of_sigint_loses_its_game_and_the_match_goes_on() -> None:
     assert FAIRY is not None
     killed: list[int] = []
@@ -329,6 +330,7 @@ def test_ctrl_c_from_the_terminal_is_the_users_interrupt(tmp_path: Path) -> None
     assert data["totals"]["stopped"] == "interrupted"
 
 
+@pytest.mark.slow
 def test_an_engine_killed_by_sigint_on_the_command_line_is_not_the_users_interrupt(
     tmp_path: Path,
 ) -> None:
@@ -351,6 +353,7 @@ def test_an_engine_killed_by_sigint_on_the_command_line_is_not_the_users_interru
 # -- issue 32 item 3: --resume for local matches ------------------------------------------
 
 
+@pytest.mark.slow
 def test_resume_continues_an_interrupted_match_without_replaying_finished_rounds(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -133,6 +133,7 @@ def test_the_attacker_without_a_move_has_no_mate() -> None:
     assert pos.find_mate(9) is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fen", [ROOK_MATE, NO_MOVE_WIN, MATE_IN_TWO, NO_MATE])
 @pytest.mark.parametrize("checks_only", [False, True])
 def test_agrees_with_a_brute_force_search_over_pyffish(fen: str, checks_only: bool) -> None:
@@ -142,6 +143,7 @@ def test_agrees_with_a_brute_force_search_over_pyffish(fen: str, checks_only: bo
         assert (line is not None) == pyffish_mates(fen, plies, checks_only), plies
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "case", [c for c in CASES if c["win_in_plies"] <= 3], ids=lambda c: c["id"]
 )
@@ -234,6 +236,7 @@ def test_the_games_history_counts_for_a_perpetual_check() -> None:
     assert len(alone.find_mate(15) or []) == 15
 
 
+@pytest.mark.slow
 def test_every_suite_line_repeats_only_where_the_defender_checked_perpetually() -> None:
     for case in CASES:
         line = position_of(case["fen"]).find_mate(case["win_in_plies"])

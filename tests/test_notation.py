@@ -405,6 +405,7 @@ def wxf_kind(text: str) -> str:
     return "plain"
 
 
+@pytest.mark.slow
 def test_every_legal_move_round_trips() -> None:
     """Each legal move written in each notation reads back as itself, tandem cases included."""
     assert len(POSITIONS) >= 2000
@@ -421,6 +422,7 @@ def test_every_legal_move_round_trips() -> None:
     assert seen == {"four or five", "two files", "pawns", "pair", "plain"}
 
 
+@pytest.mark.slow
 def test_wxf_agrees_with_fairy_stockfish() -> None:
     """Fairy-Stockfish's WXF writer, an independent implementation, agrees except where the
     WXF's own pawn rules differ from its numbered pawns (three or more on a file, two files)."""

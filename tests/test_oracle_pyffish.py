@@ -212,12 +212,14 @@ def _target(n: int, volume: float) -> int:
     return max(1, int(n * SCALE * volume))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("volume", VOLUME)
 def test_random_games_from_start(volume: float) -> None:
     target = _target(450, volume)
     assert run_games([xiangqi.START_FEN], seed=1, target=target, plies=90) >= target
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("volume", VOLUME)
 def test_capture_heavy_games_from_start(volume: float) -> None:
     target = _target(350, volume)
@@ -278,6 +280,7 @@ def test_random_sparse_endgames(volume: float) -> None:
     assert oracle.compared >= target
 
 
+@pytest.mark.slow
 def test_sparse_generator_agrees_with_pyffish() -> None:
     """The helper's own check detection (used to keep generated setups legal)
     agrees with Fairy-Stockfish, for the side to move and for the other side."""

@@ -44,6 +44,7 @@ def ranks_from_one(moves: list[Move]) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("notation", NOTATIONS)
 @pytest.mark.parametrize("name", list(COLLECTIONS))
 def test_collection_reads_cleanly(name: str, notation: str) -> None:
@@ -95,6 +96,7 @@ _BLACK = dict(zip("KAEHRCP", "将士象马车炮卒"))
 _MOTION = {"+": "进", "-": "退", "=": "平"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(COLLECTIONS))
 def test_chinese_writer_agrees_with_a_transliteration_of_fairy_stockfish_wxf(name: str) -> None:
     compared = total = 0
@@ -167,6 +169,7 @@ def _plain(token: str) -> str:
     return token.translate(_TO_SIMPLE).translate(_WIDE_DIGITS)
 
 
+@pytest.mark.slow
 def test_ccpd_games_read_and_agree_with_fairy_stockfish() -> None:
     # The source's move text is checked word by word against Fairy-Stockfish's WXF for the
     # moves our reader found (transliterated to Chinese), and each ply is legal for it.

@@ -24,6 +24,7 @@ def iccs_list(text: str) -> list[Move]:
 # -- encodings ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ccpd_big5_files_read_from_their_bytes_as_transcoded() -> None:
     # 150 files of the Chinese Chess Practical Dataset exactly as published, in Big5. Read from
     # their bytes (the encoding sniffed), each must give what the same file gives transcoded to
@@ -197,6 +198,7 @@ def test_writer_refuses_a_nag_that_is_not_an_int() -> None:
 # -- copies of long trees are linear ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_copy_and_pickle_of_a_long_tree_with_variations_push_each_move_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -443,6 +443,7 @@ def test_one_long_line_is_scanned_once(shape: str, monkeypatch: pytest.MonkeyPat
     assert searches.scanned <= len(text)
 
 
+@pytest.mark.slow
 def test_read_game_time_grows_linearly() -> None:
     small, large = _shuffle_text(1000), _shuffle_text(4000)
     assert len(read_game(large).mainline_moves()) == 4000  # type: ignore[union-attr]

@@ -194,6 +194,7 @@ def position_or_error(text: str) -> Position | None:
 # -- (a), (b): FEN text ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @DETERMINISTIC
 @given(any_fen_text)
 def test_any_text_gives_position_or_invalid_fen_error(text: str) -> None:
@@ -207,6 +208,7 @@ def test_non_str_fen_raises_type_error(value: object) -> None:
         Position(value)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @DETERMINISTIC
 @given(st.one_of(mutated_fen(), edited_board_fen(), placed_fen(), st.sampled_from(VALID_FENS)))
 def test_accepted_fen_round_trips(text: str) -> None:
@@ -304,6 +306,7 @@ def test_push_pop_walk_returns_to_start(fen: str, seed: int, length: int) -> Non
         pos.pop()
 
 
+@pytest.mark.slow
 @DETERMINISTIC
 @given(
     st.sampled_from(VALID_FENS),
@@ -392,6 +395,7 @@ def loaded_board(fen: str) -> _core.Board:
     return board
 
 
+@pytest.mark.slow
 @DETERMINISTIC
 @given(
     st.one_of(

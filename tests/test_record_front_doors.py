@@ -114,6 +114,7 @@ def test_convert_refuses_a_markdown_file_with_a_status_and_writes_nothing(
 # -- SAN on game nodes --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_node_san_is_fairy_stockfishs_san_over_random_games() -> None:
     rng = random.Random(27)
     checked = 0
@@ -324,6 +325,7 @@ def random_tree_with_passes(seed: int) -> Game:
     return game
 
 
+@pytest.mark.slow
 def test_random_trees_with_passes_survive_every_writer_or_are_refused() -> None:
     from record_games import tree
 

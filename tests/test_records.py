@@ -71,6 +71,7 @@ class Pipe(io.RawIOBase):
         return n
 
 
+@pytest.mark.slow
 def test_open_games_sniffs_a_pipe_without_losing_its_head() -> None:
     data = WUKONG.read_bytes()
     games = list(open_games(io.BufferedReader(Pipe(data))))
@@ -148,6 +149,7 @@ def test_convert_big5_pgn_to_pgn(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert not list(tmp_path.glob("*.part"))
 
 
+@pytest.mark.slow
 def test_convert_shows_a_progress_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

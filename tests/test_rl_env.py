@@ -74,6 +74,7 @@ class Replay:
         return self.seen[:-1].count(self.key())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["asian", "chinese"])
 @pytest.mark.parametrize(
     ("fen", "max_plies", "steps"), [(rl.vector.START_FEN, 60, 240), (ENDGAME, 300, 600)]
@@ -140,6 +141,7 @@ def pyffish_legal_iccs(fen: str) -> list[str]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fen", [rl.vector.START_FEN, ENDGAME])
 def test_vector_env_masks_in_check_match_fairy_stockfish(fen):
     # The step lists legal actions in its own loop (core/rl.pxd mark_legal_actions), whose

@@ -35,6 +35,7 @@ def test_concurrent_use_error_is_both_a_value_and_a_runtime_error() -> None:
     assert rl.ConcurrentUseError is ConcurrentUseError
 
 
+@pytest.mark.slow
 def test_threads_hammering_one_env_get_errors_not_crashes() -> None:
     env = rl.VectorEnv(2048, max_plies=60, seed=5)
     env.reset()
@@ -77,6 +78,7 @@ def test_threads_hammering_one_env_get_errors_not_crashes() -> None:
     assert_consistent(env, range(0, env.num_envs, 97))
 
 
+@pytest.mark.slow
 def test_rewriting_the_actions_during_step_plays_only_checked_actions() -> None:
     env = rl.VectorEnv(4096, max_plies=80, seed=11)
     env.reset()

@@ -52,6 +52,7 @@ def _explained(d: rules_oracle.Disagreement) -> bool:
     return d.fen == FLYING_GENERALS and len(d.moves) == 8 and d.ours == rules_oracle.MATE
 
 
+@pytest.mark.slow
 def test_rulings_agree_with_pyffish() -> None:
     tally = rules_oracle.play(seed=1, games=300, ff=ff)
     assert tally.games == 300 and tally.plies > 10_000

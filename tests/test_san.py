@@ -51,6 +51,7 @@ def test_san_written_and_read_as_fairy_stockfish_writes_it_over_random_games() -
     assert plies > 5000
 
 
+@pytest.mark.slow
 def test_san_of_master_games_matches_fairy_stockfish_and_reads_back() -> None:
     games = list(read_games(WUKONG))
     for game in games[:30]:

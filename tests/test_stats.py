@@ -79,6 +79,7 @@ def _slsqp_llr(counts: list[int], h0: float, h1: float, model: str) -> float:
     return best(h1 / NELO_PER_T * scale) - best(h0 / NELO_PER_T * scale)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", ["logistic", "normalized"])
 def test_llr_matches_a_direct_maximization(model: str) -> None:
     for counts, elo0, elo1, *_ in LLR_VECTORS[2:]:
@@ -220,6 +221,7 @@ def _nelo(elo: float, draw: float = 0.3) -> float:
 # them a little smaller). Over 1,000 matches the binomial standard deviation at 0.1 is 0.0095;
 # the seeds make the counts fixed, and the band (alpha/4, alpha + 0.03) leaves room for any
 # correct implementation detail (bisection tolerance, summation order).
+@pytest.mark.slow
 def test_sprt_error_rates_by_simulation_logistic() -> None:
     sprt = SPRT(0, 100, alpha=0.1, beta=0.1, model="logistic")
     at_h0 = _decisions(sprt, 0, 1000, seed=1)

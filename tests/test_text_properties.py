@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,7 @@ def test_parse_wxf_and_chinese(text: str) -> None:
         assert move in pos.legal_moves
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     st.text(max_size=30),
