@@ -38,7 +38,12 @@ START = Position()
 
 
 def run_cli(*args: str | bytes, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(Path(xiangqi.__file__).resolve().parent.parent)}
+    # Strict UTF-8 output, as under a UTF-8 locale: a name that is not UTF-8 must still print.
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(Path(xiangqi.__file__).resolve().parent.parent),
+        "PYTHONIOENCODING": "utf-8:strict",
+    }
     return subprocess.run(
         [sys.executable, "-m", "xiangqi", *args],
         capture_output=True,
@@ -332,7 +337,11 @@ def test_books_under_a_non_utf8_name(tmp_path: Path) -> None:
         assert len(reader) == BOOK_DAT.stat().st_size // RECORD_SIZE
     out = run_cli("book", "probe", raw)
     assert out.returncode == 0, out.stderr
-    assert "h2e2" in out.stdout
+    assert "h2e2" in out.stdout and "\\udcff\\udcfe book" in out.stdout
+    again = os.fsencode(tmp_path) + b"/\xfe.xqbook"
+    out = run_cli("book", "build", str(WUKONG), "-o", again, "--plies", "2")
+    assert out.returncode == 0, out.stderr
+    assert "\\udcfe.xqbook" in out.stderr and os.path.exists(again)
 
 
 # -- a damaged schema -------------------------------------------------------------------------

@@ -291,7 +291,8 @@ def _book_build(args: argparse.Namespace) -> int:
         if now - last >= (_Progress.TTY_EVERY if tty else _Progress.PLAIN_EVERY):
             last = now
             rate = games / max(now - started, 1e-9)
-            line = f"building {args.output}: {games} games, {plies} plies ({rate:.0f} games/s)"
+            line = f"building {_shown(args.output)}: {games} games, {plies} plies"
+            line += f" ({rate:.0f} games/s)"
             if tty:
                 print(f"\r{line}", end="", file=sys.stderr, flush=True)
                 shown = True
@@ -307,7 +308,7 @@ def _book_build(args: argparse.Namespace) -> int:
             print(file=sys.stderr)
     print(
         f"xiangqi: {summary.games} games, {summary.plies} plies read; {summary.positions} "
-        f"positions, {summary.entries} moves written to {summary.path} "
+        f"positions, {summary.entries} moves written to {_shown(summary.path)} "
         f"({time.monotonic() - started:.1f} s)",
         file=sys.stderr,
     )
@@ -318,8 +319,14 @@ def _book_build(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         for line in summary.first_errors:
-            print(f"  {line}", file=sys.stderr)
+            print(f"  {_shown(line)}", file=sys.stderr)
     return 0
+
+
+def _shown(name: str) -> str:
+    """A file name (or a line holding one) printable on any stream: a byte that is not
+    UTF-8 (held as a surrogate escape) shown as its escape, \\udcXX."""
+    return name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _book_probe(args: argparse.Namespace) -> int:
@@ -330,7 +337,7 @@ def _book_probe(args: argparse.Namespace) -> int:
     with open_reader(args.file) as reader:
         entries = list(reader.find_all(pos))
         kind = "xiangqi book" if isinstance(reader, SQLiteReader) else "ElephantEye book"
-        print(f"{kind} {args.file} ({len(reader)} entries); position {pos.fen()}")
+        print(f"{kind} {_shown(args.file)} ({len(reader)} entries); position {pos.fen()}")
     if not entries:
         print("no book moves for this position")
         return 1
