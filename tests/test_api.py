@@ -120,9 +120,10 @@ def test_square_names_and_numbers_are_checked() -> None:
         xiangqi.parse_square(4)  # type: ignore[arg-type]
 
 
-def test_starting_fen_is_the_python_chess_name() -> None:
-    assert xiangqi.STARTING_FEN == Position().fen() and xiangqi.START_FEN is xiangqi.STARTING_FEN
-    assert "STARTING_FEN" in xiangqi.__all__
+def test_start_fen_has_one_name() -> None:
+    # START_FEN (xiangqi.fen) is the one name; the STARTING_FEN alias was removed before 0.1.0.
+    assert xiangqi.START_FEN == Position().fen()
+    assert not hasattr(xiangqi, "STARTING_FEN") and "STARTING_FEN" not in xiangqi.__all__
 
 
 def test_counters_have_docstrings_and_checked_setters() -> None:
@@ -177,8 +178,8 @@ def test_unbuilt_checkout_explains_how_to_build(tmp_path: Path) -> None:
         (lambda p: p.is_legal("h2e2"), TypeError, "takes a Move"),
         (lambda p: p.is_pseudo_legal((1, 2)), TypeError, "takes a Move"),
         (lambda p: p.push("h2e2"), TypeError, "takes a Move"),
-        (lambda p: xiangqi.generate_legal(xiangqi.STARTING_FEN), TypeError, "Position"),
-        (lambda p: xiangqi.perft(xiangqi.STARTING_FEN, 1), TypeError, "Position"),
+        (lambda p: xiangqi.generate_legal(xiangqi.START_FEN), TypeError, "Position"),
+        (lambda p: xiangqi.perft(xiangqi.START_FEN, 1), TypeError, "Position"),
         (lambda p: p.king(2), ValueError, "RED .0. or BLACK .1."),
         (lambda p: p.king("red"), TypeError, "color"),
         (lambda p: p.piece_at(90), ValueError, "0..89"),
@@ -280,7 +281,7 @@ def test_parsers_refuse_unicode_lookalikes(char: str) -> None:
             "h2e2".replace("2", char),
         ],
         "dashed": ["I0-I1".replace("I", char, 1), "H2-E2".replace("2", char, 1)],
-        "fen": [xiangqi.STARTING_FEN.replace("k", char), xiangqi.STARTING_FEN.replace("1", char)],
+        "fen": [xiangqi.START_FEN.replace("k", char), xiangqi.START_FEN.replace("1", char)],
     }
     for text in texts["iccs"] + texts["dashed"]:
         with pytest.raises(InvalidMoveError):
@@ -288,7 +289,7 @@ def test_parsers_refuse_unicode_lookalikes(char: str) -> None:
         with pytest.raises(InvalidMoveError):
             Move.from_iccs(text)
     for text in texts["fen"]:
-        if text != xiangqi.STARTING_FEN:
+        if text != xiangqi.START_FEN:
             with pytest.raises(InvalidFenError):
                 Position(text)
     with pytest.raises(ValueError):
@@ -300,8 +301,8 @@ def test_parsers_refuse_unicode_lookalikes(char: str) -> None:
 
 
 def test_fen_fields_split_on_ascii_blanks_only() -> None:
-    board = xiangqi.STARTING_FEN.split()[0]
-    assert Position(f"{board}\tw").fen() == xiangqi.STARTING_FEN
+    board = xiangqi.START_FEN.split()[0]
+    assert Position(f"{board}\tw").fen() == xiangqi.START_FEN
     for space in ("\u3000", "\u00a0", "\x1c"):
         with pytest.raises(InvalidFenError):
             Position(f"{board}{space}w")
@@ -311,7 +312,7 @@ def test_fen_fields_split_on_ascii_blanks_only() -> None:
 
 
 def test_counters_past_the_fen_limit_still_write_loadable_fen() -> None:
-    pos = Position(xiangqi.STARTING_FEN.replace(" 0 1", " 999999999 999999999"))
+    pos = Position(xiangqi.START_FEN.replace(" 0 1", " 999999999 999999999"))
     for text in ("h2e2", "h9g7", "h0g2", "i9h9"):
         pos.push_iccs(text)
     assert pos.fullmove_number == 1_000_000_001 and pos.halfmove_clock == 1_000_000_003
@@ -331,7 +332,7 @@ def test_counters_past_the_fen_limit_still_write_loadable_fen() -> None:
 class Annotated(Position):
     """A user's subclass with its own attribute."""
 
-    def __init__(self, fen: str = xiangqi.STARTING_FEN, note: str = "") -> None:
+    def __init__(self, fen: str = xiangqi.START_FEN, note: str = "") -> None:
         super().__init__(fen)
         self.note = note
 
@@ -427,7 +428,7 @@ def mirror_fen(fen: str) -> str:
 @pytest.mark.parametrize(
     "fen",
     [
-        xiangqi.STARTING_FEN,
+        xiangqi.START_FEN,
         MIDDLEGAME,
         "4k4/4a4/3a5/9/9/9/9/9/4C4/3AK4 b - - 3 40",
     ],
@@ -450,7 +451,7 @@ def test_symmetries_match_fen_rewritten_by_hand_and_keep_perft(fen: str) -> None
 
 
 def test_start_position_mirror_is_the_start_with_black_to_move() -> None:
-    assert Position().mirror().fen() == xiangqi.STARTING_FEN.replace(" w ", " b ")
+    assert Position().mirror().fen() == xiangqi.START_FEN.replace(" w ", " b ")
     assert Position().perft(3) == 79666
 
 

@@ -82,7 +82,7 @@ def sample_positions(count: int, seed: int) -> list[Position]:
     from conftest import load_perft_cases
 
     rng = random.Random(seed)
-    starts = [xiangqi.STARTING_FEN] + [case.fen for case in load_perft_cases()]
+    starts = [xiangqi.START_FEN] + [case.fen for case in load_perft_cases()]
     out = []
     while len(out) < count:
         pos = Position(rng.choice(starts))

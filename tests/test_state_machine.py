@@ -33,7 +33,7 @@ class PositionMachine(RuleBasedStateMachine):
         self.pos = Position()
         self.fens: list[str] = []  # FEN before each pushed move, kept by the test
 
-    @rule(start=st.sampled_from([xiangqi.STARTING_FEN, MIDDLEGAME, ENDGAME]))
+    @rule(start=st.sampled_from([xiangqi.START_FEN, MIDDLEGAME, ENDGAME]))
     def reset(self, start: str) -> None:
         self.pos = Position(start)
         self.fens = []

@@ -191,7 +191,7 @@ def test_pieces_render_as_distinct_glyphs_without_fonts(tmp_path: Path) -> None:
 
 
 def test_pieces_of_one_kind_render_identically(tmp_path: Path) -> None:
-    rendered = _render_without_fonts(xiangqi.STARTING_FEN, tmp_path)
+    rendered = _render_without_fonts(xiangqi.START_FEN, tmp_path)
     by_symbol: dict[str, set[str]] = {}
     for symbol, bits in rendered.values():
         by_symbol.setdefault(symbol, set()).add(bits)

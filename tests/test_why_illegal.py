@@ -146,7 +146,7 @@ def positions(count: int, seed: int) -> list[Position]:
     from conftest import load_perft_cases
 
     rng = random.Random(seed)
-    starts = [xiangqi.STARTING_FEN] + [c.fen for c in load_perft_cases()]
+    starts = [xiangqi.START_FEN] + [c.fen for c in load_perft_cases()]
     starts += [fen_gen.random_sparse_fen(rng, "RNCPPAB", "rncppab") for _ in range(10)]
     out = []
     while len(out) < count:

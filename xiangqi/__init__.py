@@ -45,10 +45,6 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-#: FEN of the start position (python-chess's name). START_FEN is the same string, kept
-#: as an alias because existing code and this project's own modules use it.
-STARTING_FEN = START_FEN
-
 
 def open_games(source: object, *, format: str | None = None) -> Iterator[Game]:
     """The games of a game-record file (PGN in any encoding, XQF, ...), its format recognised
@@ -83,7 +79,6 @@ __all__ = [
     "SquareSet",
     "Status",
     "START_FEN",
-    "STARTING_FEN",
     "Rules",
     "Termination",
     "Color",
