@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from .pgn import Game
     from .puzzles import MateAnswer
 
+#: The version of the library (PEP 440).
 __version__ = "0.1.0"
 
 

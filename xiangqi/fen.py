@@ -19,6 +19,7 @@ from .errors import InvalidFenError
 from .pieces import PIECE_LETTERS, Color, Piece, PieceType
 from .squares import FILE_NAMES, SQUARE_NAMES, quote
 
+#: FEN of the start position, Red to move.
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 _SIDES = {"w": 0, "r": 0, "b": 1}

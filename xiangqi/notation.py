@@ -11,8 +11,7 @@ ICCS
     "dashed", the form of ICCS game files). ``parse_iccs`` reads the same forms in either case;
     with no style it reads the dashed form when there is a dash and ranks 0..9 otherwise.
 
-WXF (the notation of the World Xiangqi Federation, wxf.org "Official Xiangqi piece names and
-notation")
+WXF (the World Xiangqi Federation's, wxf.org "Official Xiangqi piece names and notation")
     Piece letter K A E H R C P, the file the piece stands on counted from the mover's right
     (Red: file i is 1 ... file a is 9; Black: file a is 1 ... file i is 9), ``+`` advance, ``-``
     retreat or ``.`` traverse, then the number of points moved along a file, or the file reached

@@ -41,7 +41,9 @@ class Color(enum.IntEnum):
         return f"Color.{self.name}"
 
 
+#: Red, the side that moves first (``Color.RED``, 0).
 RED = Color.RED
+#: Black, the side that moves second (``Color.BLACK``, 1).
 BLACK = Color.BLACK
 
 

@@ -54,6 +54,7 @@ __all__ = [
 ]
 
 #: The longest solution a puzzle may ask for, in plies.
+#: The longest solution a puzzle may ask for, in plies.
 MAX_PLIES = 99
 _GOAL = re.compile(r"^\s*mate\s+in\s+(\d+)\s*$", re.IGNORECASE)
 

@@ -5,7 +5,7 @@
 ply) and judges in C (``xiangqi/core/asian.pxd``). Nothing here runs per move.
 
 The rules (Asian / AXF-WXF rules, as Fairy-Stockfish and Pikafish implement them)
-================================================================================
+=================================================================================
 
 In the order the core tests them:
 
@@ -88,7 +88,7 @@ Deliberate simplifications
 * Spans longer than 4096 plies are judged for perpetual check only.
 
 The Chinese rules (``rules="chinese"``, ``Rules.CHINESE``)
-========================================================
+==========================================================
 
 The Chinese Xiangqi Association's competition rules (《中国象棋竞赛规则》), judged in
 ``xiangqi/core/chinese.pxd`` (its header states the readings; the project's reading of the

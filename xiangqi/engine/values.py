@@ -26,6 +26,7 @@ DEFAULT_SEARCH_TIMEOUT = 600.0
 #: Longest line quoted in an error message.
 _QUOTE = 200
 
+#: An engine's command line: one string (the program), or the program and its arguments.
 Command = str | Sequence[str]
 #: What an info dict holds: depth, seldepth, multipv, nodes, nps, hashfull, tbhits,
 #: currmovenumber (int); time (float, seconds); score (PovScore); pv (list[Move]);

@@ -116,7 +116,9 @@ class PgnSyntaxError(XiangqiError, _PgnErrorMixin):
         return type(self), (str(self), self.ply, self.text, self.game_number)
 
 
+#: A move of the movetext that is illegal or cannot be read (for ``except PgnMoveError``).
 PgnMoveError = IllegalPgnMoveError | InvalidPgnMoveError
+#: Every error of reading PGN: a bad move or bad syntax (for ``except PgnError``).
 PgnError = IllegalPgnMoveError | InvalidPgnMoveError | PgnSyntaxError
 
 

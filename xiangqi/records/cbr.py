@@ -5,7 +5,7 @@ the row 0..9 from Black's side, so point p is public square ``p % 9 + 9 * (9 - p
 (see xiangqi.squares).
 
 CBR layout (offsets in bytes, numbers little-endian, text UTF-16LE cut at the first NUL;
-from the write-up in walker8088/cchess ``doc/`` and the readers that follow it):
+from the write-up in walker8088/cchess ``doc/`` and the readers that follow it)::
 
     0     "CCBridge Record" and a NUL
     180   title (128 bytes); 692 event (64); 1076 Red (64); 1300 Black (64)

@@ -24,6 +24,7 @@ from .._checks import check_int
 from ..move import MOVES, Move
 from ..pieces import Color
 
+#: The number of actions: 2,086 from-to pairs (``len(ACTIONS)``).
 NUM_ACTIONS: Final = 2086
 
 _CODES: list[int] = _core.action_codes()
