@@ -1,6 +1,6 @@
 """Sphinx configuration of the xiangqi docs (Sphinx + MyST Markdown).
 
-    python -m sphinx -W --keep-going -b html docs OUT       # the site
+    python -m sphinx -n -W --keep-going -b html docs OUT    # the site, every link resolved
     python -m sphinx -W --keep-going -b doctest docs OUT    # run every example on the pages
 
 At build time this file also makes what the pages show but must not type by hand:
@@ -65,7 +65,28 @@ nitpick_ignore_regex = [
     # Gymnasium's docstrings of the methods GymEnv overrides name Env's attributes.
     ("py:attr", r"render_mode|observation_space|action_space|np_random_seed|np_random|metadata"),
     ("py:class", r"ObsType|ActType"),
+    # Python's asyncio classes under the module that defines them (its inventory has asyncio.X).
+    ("py:class", r"asyncio\.(transports|protocols)\.\w+"),
+    # Private names in signatures (TypeVars, base classes, aliases kept under TYPE_CHECKING):
+    # no public page to link to; the signature still shows them.
+    ("py:.*", r"xiangqi(\.\w+)*\._\w+(\.\w+)*"),
+    ("py:.*", r"T|xiangqi\.pgn\.visitor\.T|SquareLike|ArrowLike|PathLike|Source|MateAnswer"),
+    (
+        "py:class",
+        r"xiangqi\.position\.(Pseudo)?LegalMoveView|xiangqi\.rl\.openspiel\.PlanesObserver",
+    ),
+    # A signature's string annotation split at its comma by the annotation parser.
+    ("py:class", r"tuple\[~xiangqi\.move\.Move|dict\[str"),
+    # Internal modules a package's docstring names (no reference page of their own), and
+    # short names in docstrings not yet written as full paths.
+    ("py:mod", r"xiangqi\.(engine|match)\.\w+"),
+    ("py:func", r"resume_match|convert"),
 ]
+# Public aliases a signature names: link them to their reference entries.
+autodoc_type_aliases = {
+    "IccsStyle": "xiangqi.notation.IccsStyle",
+    "PgnFormat": "xiangqi.pgn.PgnFormat",
+}
 
 # Python's own inventory, from a local file only: the build never fetches over the network.
 # Debian's package python3-doc installs it (apt-get install python3-doc; .ci/run and
@@ -180,3 +201,133 @@ def _rule_figures() -> dict[str, str]:
 
 _boards()
 myst_substitutions = _rule_figures()
+
+
+# -- the reference: constants' own words, re-exported names in the inventory -------------
+
+
+def _constant_comment(name: str, obj: object) -> list[str] | None:
+    """The ``#:`` comment of the module that assigns ``obj`` to ``name`` (re-exports have none)."""
+    from sphinx.pycode import ModuleAnalyzer
+
+    for modname, module in sorted(sys.modules.items()):
+        if not modname.startswith("xiangqi") or getattr(module, name, None) is not obj:
+            continue
+        try:
+            docs = ModuleAnalyzer.for_module(modname).find_attr_docs()
+        except Exception:  # a compiled module has no source to read
+            continue
+        comment = docs.get(("", name))
+        if comment:
+            return list(comment)
+    return None
+
+
+def _third_party_owner(name: str) -> str | None:
+    """``module.Class.method`` of the class outside xiangqi whose docstring a method inherits."""
+    import importlib
+
+    path, _, attr = name.rpartition(".")
+    modname, _, clsname = path.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(modname), clsname)
+    except (ImportError, AttributeError, ValueError):
+        return None
+    for base in getattr(cls, "__mro__", ())[1:]:
+        doc = getattr(base.__dict__.get(attr), "__doc__", None)
+        if doc:
+            if base.__module__.startswith("xiangqi"):
+                return None
+            return f"{base.__module__}.{base.__qualname__}.{attr}"
+    return None
+
+
+def _own_docstrings(app, what, name, obj, options, lines) -> None:  # type: ignore[no-untyped-def]
+    """Runs before napoleon: a constant shows its ``#:`` comment, never its type's docstring;
+    an attribute's first line is prose even when it has a colon (the annotation is its type)."""
+    import inspect
+
+    from sphinx.util import logging
+    from sphinx.util.docstrings import prepare_docstring
+
+    borrowed = {type(obj).__doc__, getattr(obj, "__doc__", None)} - {None, ""}
+    if what == "data" and not inspect.isclass(obj) and not inspect.isroutine(obj):
+        if any(lines == prepare_docstring(doc) for doc in borrowed):
+            comment = _constant_comment(name.rpartition(".")[2], obj)
+            lines[:] = comment or []
+            if not comment:
+                logging.getLogger(__name__).warning(
+                    "constant %s has no #: comment: it would show the docstring of %s",
+                    name,
+                    type(obj).__name__,
+                )
+    if what == "method" and lines and not getattr(obj, "__doc__", None):
+        owner = _third_party_owner(name)
+        if owner:  # Gymnasium's own docstring: its markup is not ours to check
+            lines[:] = [f"Overrides ``{owner}``: see its documentation."]
+    if what in ("attribute", "property", "data"):
+        _PROSE[name] = list(lines)
+
+
+#: An attribute's docstring as written: napoleon would read "What it is: more" as a type.
+_PROSE: dict[str, list[str]] = {}
+
+
+def _attribute_prose(app, what, name, obj, options, lines) -> None:  # type: ignore[no-untyped-def]
+    """Runs after napoleon: an attribute keeps its words (its annotation is its type)."""
+    if name in _PROSE:
+        lines[:] = _PROSE.pop(name)
+
+
+def _alias_reexports(app, env) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every name of a public module's ``__all__`` that is a documented class or function under
+    another name (``xiangqi.match.SPRT`` is ``xiangqi.match.stats.SPRT``) goes into the
+    inventory as an alias of that entry, so links and intersphinx find it by either name."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    domain = env.domains["py"]
+    modules = ["xiangqi"] + [
+        info.name
+        for info in pkgutil.walk_packages(xiangqi.__path__, "xiangqi.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+    ]
+    public: dict[str, object] = {}
+    for modname in modules:
+        try:
+            module = importlib.import_module(modname)
+        except ImportError:
+            continue
+        for attr in getattr(module, "__all__", ()):
+            obj = getattr(module, attr)
+            if inspect.isclass(obj) or inspect.isroutine(obj):
+                public[f"{modname}.{attr}"] = obj
+    documented = {}
+    for fullname, obj in public.items():
+        entry = domain.objects.get(fullname)
+        if entry is not None and not entry.aliased:
+            documented.setdefault(id(obj), entry)
+    for fullname, obj in public.items():
+        entry = documented.get(id(obj))
+        if fullname not in domain.objects and entry is not None:
+            domain.objects[fullname] = entry._replace(aliased=True)
+    return []
+
+
+def _check_python_inventory(app) -> None:  # type: ignore[no-untyped-def]
+    if "python" not in intersphinx_mapping:
+        from sphinx.util import logging
+
+        logging.getLogger(__name__).warning(
+            "no local Python inventory (/usr/share/doc/python3.*/html/objects.inv): install "
+            "Debian's python3-doc; the build fetches nothing over the network"
+        )
+
+
+def setup(app):  # type: ignore[no-untyped-def]
+    app.connect("builder-inited", _check_python_inventory)
+    app.connect("autodoc-process-docstring", _own_docstrings, priority=400)
+    app.connect("autodoc-process-docstring", _attribute_prose, priority=600)
+    app.connect("env-updated", _alias_reexports)
+    return {"parallel_read_safe": True}
