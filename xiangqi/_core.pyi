@@ -3,6 +3,7 @@
 # Every integer argument is converted with operator.index semantics (int, int
 # subclasses, NumPy integers; bool refused with TypeError) and range-checked in C
 # (ValueError naming the range).
+import threading
 from collections.abc import Iterable, Iterator
 from typing import Any, SupportsIndex
 
@@ -17,8 +18,9 @@ def find_mate(
     max_plies: SupportsIndex,
     checks_only: bool = False,
     node_limit: SupportsIndex | None = None,
+    stop: threading.Event | None = None,
 ) -> tuple[int, list[int] | None, int, int]:
-    """(status 1 mate / 0 none / -1 node limit, line as from * 90 + to, nodes, proven)."""
+    """(status 1 mate / 0 none / -1 node limit or stop, line as from * 90 + to, nodes, proven)."""
 
 @disjoint_base
 class Board:

@@ -7,8 +7,8 @@
 from libc.stdlib cimport calloc
 
 from xiangqi.core.mate cimport (
-    FAIL, MATE_MAX_PLIES, MateFrame, MateSearch, STOP, STOP_LIMIT, TTEntry, WIN,
-    mate_search,
+    FAIL, MATE_MAX_PLIES, MateFrame, MateSearch, STOP, STOP_ASKED, STOP_LIMIT, TTEntry,
+    WIN, mate_search,
 )
 
 cdef enum:
@@ -17,8 +17,17 @@ cdef enum:
     MATE_HISTORY = 120          # plies of the game's history a line may repeat (at most)
 
 
+cdef bint event_is_set(void* event) noexcept nogil:
+    # MateSearch.poll_stop for a threading.Event: has another thread set it?
+    with gil:
+        try:
+            return bool((<object>event).is_set())
+        except BaseException:
+            return 1                # cannot ask: stop (nothing is proven by stopping)
+
+
 def find_mate(Board board not None, object max_plies, object checks_only=False,
-              object node_limit=None):
+              object node_limit=None, object stop=None):
     """Search board for the side to move's shortest forced mate within max_plies plies.
 
     The search runs without the GIL on a copy of the board. Returns a tuple
@@ -28,7 +37,8 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     when node_limit stopped the search first. nodes is the number of positions visited;
     proven is the longest length (plies) proven to hold no mate. max_plies is 1..99;
     checks_only a bool; node_limit None or an int of at least 1. KeyboardInterrupt
-    (on the main thread) stops the search.
+    (on the main thread) stops the search, and so does setting stop (None or a
+    threading.Event, asked every few thousand nodes): status -1 as at node_limit.
     """
     cdef int plies = check_int(max_plies, "max_plies", 1, MATE_MAX_PLIES)
     cdef long long limit = 1LL << 62
@@ -39,6 +49,8 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     cdef int line[MATE_MAX_PLIES + 1]
     if not isinstance(checks_only, bool):
         raise TypeError(f"checks_only must be True or False, got {type(checks_only).__name__}")
+    if stop is not None and not isinstance(stop, threading.Event):
+        raise TypeError(f"stop must be None or a threading.Event, got {type(stop).__name__}")
     if node_limit is not None:
         limit = check_counter(node_limit, "node_limit", 1)
         while bits > MATE_TABLE_MIN_BITS and (1LL << (bits - 2)) > limit:
@@ -47,6 +59,9 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     s.b = board.st
     s.limit = limit
     s.watch = on_main_thread()
+    if stop is not None:
+        s.poll_stop = event_is_set
+        s.stop_ctx = <void*>stop    # stop, an argument, outlives the search
     s.next_poll = 1 << 15
     s.checks_only = checks_only
     s.mask = (1ULL << bits) - 1
@@ -74,7 +89,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         free(s.frames)
         free(s.keys)
         free(s.checked)
-    if status == STOP and s.stop != STOP_LIMIT:
+    if status == STOP and s.stop != STOP_LIMIT and s.stop != STOP_ASKED:
         raise_pending()
     if status == WIN:
         return 1, [PUBLIC_OF[line[i] & 255] * 90 + PUBLIC_OF[line[i] >> 8]

@@ -27,9 +27,10 @@ class ConcurrentUseError(XiangqiError, RuntimeError):
 
 
 class SearchLimitReached(Exception):
-    """A mate search stopped at its node limit before it could answer (nothing proven
-    beyond ``proven_plies``): Position.find_mate raises it, and xiangqi.find_mates puts
-    it in the result list, so that None always means "proven: no mate".
+    """A mate search stopped at its node limit (or its stop event) before it could answer
+    (nothing proven beyond ``proven_plies``): Position.find_mate raises it, and
+    xiangqi.find_mates puts it in the result list, so that None always means "proven: no
+    mate".
 
     Attributes:
         nodes: positions visited before the search stopped.
@@ -38,7 +39,7 @@ class SearchLimitReached(Exception):
 
     def __init__(self, nodes: int, proven_plies: int) -> None:
         super().__init__(
-            f"mate search stopped at its node limit after {nodes} nodes; proven: no mate "
+            f"mate search stopped before it could answer, after {nodes} nodes; proven: no mate "
             f"within {proven_plies} plies"
         )
         self.nodes = nodes

@@ -6,9 +6,11 @@
 # Map (one line per function; all [fast]):
 #   tt_entry(s, key)              the table slot of key (NULL when it holds another key)
 #   tt_store(s, key, ...)         record what is proven about key
-#   repeats(s, ply, key)          where key stands already on the line (same side to move)
-#   perpetual_check(s, first, last)   does that cycle make the defender check forever?
-#   tick(s)                       count a node; stop at the node limit or on a signal
+#   occurrences(s, ply, key, &last, &first)   how often key stands already on the line
+#   perpetual_check(s, first, last)   does that span make the defender check forever?
+#   judge_return(s, ply, key)     what the repetition rules let the move to ply do
+#   tick(s)                       count a node; stop at the node limit, on a signal or
+#                                 when poll_stop says so
 #   solve(s, ply, d)              attacker's node (even distance from the root): can it
 #                                 mate within d plies? defender's node (odd distance): is
 #                                 it mated within d plies?
@@ -22,29 +24,41 @@
 # (连将杀); the defender keeps every legal move.
 #
 # Results: WIN (proven mate within d), WIN_PATH (the same, but the proof used the line's
-# history: a defender's move cut as a forbidden perpetual check, or an attacker's move
-# that closed such a cycle), FAIL (proven none
-# within d), FAIL_PATH (none found, but the proof used the line's history: a move cut
-# because it repeated a position of the line, or an escape by a check, which another
-# line could make a forbidden perpetual check), STOP (node limit or a signal; nothing
-# proven).
+# history: a repetition judged by judge_return), FAIL (proven none within d), FAIL_PATH
+# (none found, but the proof used the line's history, or an escape by a check, which
+# another line could make a forbidden perpetual check), STOP (node limit, a signal or
+# poll_stop; nothing proven). WIN_PATH = WIN | FAIL_PATH, so `r | FAIL_PATH` marks a
+# result line-bound.
 #
 # Repetition: the line is the game's history since the last capture (plies 0..root - 1,
 # filled by the boundary), then the search's moves from the root. A move that returns
-# to a position of the line is judged as the rules judge the cycle it closes: when every
-# defender move of the cycle gave check and not every attacker move did, it is a
-# one-sided perpetual check, forbidden under both rule sets (Asian rules; CXA 1999
-# 26.1). Such a defender's move is not played: the defender must defend otherwise (one
-# left with no other move escapes: that is a loss by the rules, not a mate); such an
-# attacker's move is played (the defender must then leave the cycle). Any other return
-# is a draw: the attacker does not play it, and a defender who can has escaped. Chases
-# are not judged. The cuts of the attacker do not change which mates exist: along a shortest
-# mate with the longest resistance the distance to mate falls by one every ply, so no
-# position of it can repeat. Cuts depend on the line, so a result that used one
-# (WIN_PATH, FAIL_PATH) is not stored in the transposition table; nor is a defender's
-# escape by a check (FAIL_PATH: on another line the same check may close a forbidden
-# cycle), so what the table holds is true whatever line reaches its position.
-#
+# to a position of the line is judged by judge_return as the rules judge repetitions
+# (docs/game-end.md): the game ends at a position's third occurrence, ruled on the span
+# since the first of the three; a one-sided perpetual check loses (both rule sets: Asian
+# rules; CXA 1999 26.1), anything else the search calls a draw (chases are not judged).
+#   - The defender may not hold by a one-sided perpetual check: a move that closes a
+#     cycle (second occurrence: that cycle; third: the span) in which every defender
+#     move gave check and not every attacker move did is not played (SKIP); it must
+#     defend otherwise (one left with no other move has lost by the rules, not been
+#     mated: no mate is reported). Any other defender move that makes a third
+#     occurrence ends the game undecided or lost for the attacker: it refutes
+#     (ESCAPE). A second occurrence ends nothing: the search goes on (REPEAT; within d
+#     plies it cannot last forever).
+#   - The attacker plays a move that closes the defender's perpetual check (REPEAT; the
+#     defender must then leave the cycle) and a second occurrence of a position of the
+#     game before the root (REPEAT: the game goes on), but no other return to a position
+#     of the search's path, and nothing that makes a third occurrence (SKIP). The skips
+#     do not change which mates exist: along a shortest mate with the longest
+#     resistance the distance to mate falls by one every ply, so no position of the
+#     path repeats unless the defender's checks force it (the exception above).
+# What judge_return allowed depends on the line, so a result that used it (a REPEAT
+# played, a SKIP, an ESCAPE: WIN_PATH, FAIL_PATH) is not stored in the transposition
+# table; nor is a defender's escape by a check (FAIL_PATH: on another line the same
+# check may close a forbidden cycle), so what the table holds does not depend on the
+# line that reached its position. (It may still meet a line on which one of its
+# positions already stands twice, where a third occurrence would end the game: the
+# table does not count occurrences.)
+
 # Transposition table: a fixed power-of-two array of TTEntry owned by one search (the
 # boundary allocates and frees it), index = key & mask, one entry per slot, a new key
 # replaces the old. An entry holds what is proven about one position (Zobrist key,
@@ -81,6 +95,13 @@ cdef enum:
     STOP = -1
     STOP_LIMIT = 1          # MateSearch.stop: the node limit was reached
     STOP_SIGNAL = 2         # MateSearch.stop: a signal handler raised (exception set)
+    STOP_ASKED = 3          # MateSearch.stop: poll_stop said stop (another thread asked)
+    PLAY = 0                # judge_return: a new position of the line, played
+    REPEAT = 1              # ... a repetition the rules do not end (yet): played, and the
+                            # result depends on the line
+    SKIP = 2                # ... not played: the attacker's repetition, the defender's
+                            # forbidden perpetual check
+    ESCAPE = 3              # ... the defender's move ends the game, not lost for it
     FIRST = 1 << 20         # move score of the table move
     CHECK = 1 << 16         # move score of a check (attacker: minus its reply count)
     CAPTURE = 1 << 8        # move score of a capture (plus the victim's value)
@@ -120,6 +141,8 @@ cdef struct MateSearch:
     long long limit         # stop when nodes reaches this
     long long next_poll     # nodes at which to poll for signals (when watch)
     bint watch              # poll signals (main thread only)
+    bint (*poll_stop)(void* ctx) noexcept nogil  # asked every SIGNAL_EVERY nodes: stop?
+    void* stop_ctx          # its argument (NULL poll_stop: never asked)
     bint checks_only        # the attacker plays only checks
     int stop                # 0, STOP_LIMIT or STOP_SIGNAL
 
@@ -147,15 +170,25 @@ cdef inline void tt_store(MateSearch* s, uint64_t key, int mate, int nomate,
         e.move = mv
 
 
-cdef inline int repeats(const MateSearch* s, int ply, uint64_t key) noexcept nogil:
-    # The ply of the line where key stands already (same side to move), -1 if none.
-    # Positions two plies apart differ (a move changes the board), so look 4, 6, ... back.
-    cdef int i = ply - 4
+cdef inline int occurrences(const MateSearch* s, int ply, uint64_t key, int* last,
+                            int* first) noexcept nogil:
+    # How often key stands already on the line (same side to move), counting at most 2
+    # (a third occurrence ends the game): last gets the ply of the latest, first that of
+    # the earliest counted (the start of the span the rules judge, as core/judge.pxd's
+    # scan_window). Positions two plies apart differ, so look 4, 6, ... back.
+    cdef int i = ply - 4, seen = 0
+    last[0] = -1
+    first[0] = -1
     while i >= 0:
         if s.keys[i] == key:
-            return i
+            if seen == 0:
+                last[0] = i
+            first[0] = i
+            seen += 1
+            if seen == 2:
+                break
         i -= 2
-    return -1
+    return seen
 
 
 cdef inline bint perpetual_check(const MateSearch* s, int first, int last) noexcept nogil:
@@ -172,16 +205,42 @@ cdef inline bint perpetual_check(const MateSearch* s, int first, int last) noexc
     return not attacker_checks
 
 
+cdef inline int judge_return(const MateSearch* s, int ply, uint64_t key) noexcept nogil:
+    # What the move to ply (its key and s.checked[ply] set) may do, by the repetition
+    # rules (see the header): PLAY, REPEAT, SKIP or ESCAPE.
+    cdef int last, first, seen = occurrences(s, ply, key, &last, &first)
+    cdef bint forbidden
+    if seen == 0:
+        return PLAY
+    # A third occurrence: the rules rule on the span since the first of the three; a
+    # second: the cycle it closes (the defender may not even begin a perpetual check).
+    forbidden = perpetual_check(s, first if seen == 2 else last, ply)
+    if (ply - s.root) & 1:              # the attacker's move
+        if forbidden:
+            return REPEAT               # it closes the defender's perpetual check
+        if seen == 2 or last >= s.root:
+            return SKIP                 # a draw (or its own loss), or a return on the path
+        return REPEAT                   # a second occurrence of a position of the game
+    if forbidden:
+        return SKIP                     # defend otherwise
+    if seen == 2:
+        return ESCAPE                   # a draw, or the attacker's perpetual check loses
+    return REPEAT                       # a second occurrence ends nothing: search on
+
+
 cdef inline bint tick(MateSearch* s) noexcept nogil:
     # Count one node; true when the search must stop.
     s.nodes += 1
     if s.nodes >= s.limit:
         s.stop = STOP_LIMIT
         return 1
-    if s.watch and s.nodes >= s.next_poll:
+    if s.nodes >= s.next_poll:
         s.next_poll = s.nodes + SIGNAL_EVERY
-        if poll_signals():
+        if s.watch and poll_signals():
             s.stop = STOP_SIGNAL
+            return 1
+        if s.poll_stop != NULL and s.poll_stop(s.stop_ctx):
+            s.stop = STOP_ASKED
             return 1
     return 0
 
@@ -213,8 +272,8 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
     cdef MateFrame* f = &s.frames[ply]
     cdef uint64_t key = s.keys[ply], child
     cdef TTEntry* e
-    cdef int hint = 0, i, kept = 0, mv, cap, pc, replies = 0, r, seen, played = 0
-    cdef bint checks, forbidden, path = 0, cut = 0, attacker = not ((ply - s.root) & 1)
+    cdef int hint = 0, i, kept = 0, mv, cap, pc, replies = 0, r, verdict, played = 0
+    cdef bint checks, path = 0, cut = 0, attacker = not ((ply - s.root) & 1)
     f.n = generate_legal_moves(b, f.moves)
     if not attacker:
         if f.n == 0:
@@ -287,31 +346,27 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
             return STOP
         child = key_after_move(key, pc, mv & 255, mv >> 8, cap)
         s.checked[ply + 1] = f.check[i]
-        seen = repeats(s, ply + 1, child)
-        if seen >= 0:
-            # A return to a position of the line: does it close the defender's one-sided
-            # perpetual check? The attacker may close that cycle and no other; the
-            # defender must leave it, and escapes by any other.
-            forbidden = perpetual_check(s, seen, ply + 1)
-            if not (attacker and forbidden):
-                unmake_move(b, mv, cap)
-                if not attacker and not forbidden:
-                    return FAIL_PATH    # the defender escapes by repeating
-                if attacker:
-                    path = 1            # the attacker may not repeat
-                else:
-                    cut = 1             # a forbidden perpetual check: defend otherwise
-                continue
-            path = 1                    # the attacker closes the defender's perpetual check
+        verdict = judge_return(s, ply + 1, child)
+        if verdict == SKIP or verdict == ESCAPE:
+            unmake_move(b, mv, cap)
+            if verdict == ESCAPE:
+                return FAIL_PATH        # the defender ends the game by the rules
+            if attacker:
+                path = 1                # the attacker may not repeat here
+            else:
+                cut = 1                 # a forbidden perpetual check: defend otherwise
+            continue
         s.keys[ply + 1] = child
         r = solve(s, ply + 1, d - 1)
         unmake_move(b, mv, cap)
+        if verdict == REPEAT and r != STOP:
+            r |= FAIL_PATH              # WIN -> WIN_PATH, FAIL -> FAIL_PATH: line-bound
         if r == STOP:
             return STOP
         if attacker:
             if r == WIN or r == WIN_PATH:
                 f.best = mv
-                if r == WIN and seen < 0:
+                if r == WIN:
                     tt_store(s, key, d, 0, mv)
                     return WIN
                 return WIN_PATH
@@ -365,7 +420,7 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
     # longest d proven to have no mate, -1 if none). Expects s.root and s.keys[0..root],
     # s.checked[1..root] set (the game's history, then the root).
     cdef int d = 1, r = FAIL, found = 0, ply = s.root, mv = 0, i, n, cap, pc, dd, best, best_mv
-    cdef int seen
+    cdef int verdict
     cdef int reply = 0
     cdef uint64_t key
     cdef MateFrame* f
@@ -411,10 +466,13 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
             cap = make_move(&s.b, mv)
             s.keys[ply + 1] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
             s.checked[ply + 1] = in_check(&s.b, s.b.side)
-            seen = repeats(s, ply + 1, s.keys[ply + 1])
-            if seen >= 0 and perpetual_check(s, seen, ply + 1):
+            verdict = judge_return(s, ply + 1, s.keys[ply + 1])
+            if verdict == SKIP:
                 unmake_move(&s.b, mv, cap)
                 continue                # forbidden to the defender (see solve)
+            if verdict == ESCAPE:
+                unmake_move(&s.b, mv, cap)
+                return -2               # solve proved the mate: it cannot escape
             dd = exact_attack(s, ply + 1, d - 2, &reply)
             unmake_move(&s.b, mv, cap)
             if dd == STOP:

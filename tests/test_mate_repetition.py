@@ -1,0 +1,164 @@
+"""How the mate search judges repetitions: a line ends by repetition only where the rules
+end the game (a position's third occurrence since the last capture, docs/game-end.md),
+the game's history counts, and xiangqi.find_mates answers as find_mate does, history
+included.
+
+Expected values come from the rules (Position.outcome() ruling the line a checkmate, a
+second occurrence ending nothing) and from a real Fairy-Stockfish (`go mate N` after
+`position fen ... moves ...`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from test_engine_fairy import FAIRY, SKIP_REASON
+
+import xiangqi
+from xiangqi import Move, Position, Termination
+from xiangqi.engine import Limit, Mate, SimpleEngine
+
+#: Both kings shuffled once: every position after the next move stands once already in
+#: the game, and a second occurrence ends nothing.
+SHUFFLED_FEN = "3k5/9/9/9/3P5/1C7/9/8N/3K5/9 w - - 0 1"
+SHUFFLE = "d1e1 d9d8 e1d1 d8d9"
+MATE = "d1e1 d9d8 b4d4"
+
+
+def played(fen: str, moves: str) -> Position:
+    pos = Position(fen)
+    for text in moves.split():
+        pos.push(Move.from_iccs(text))
+    return pos
+
+
+def iccs(line: list[Move] | None) -> str | None:
+    return None if line is None else " ".join(str(move) for move in line)
+
+
+def test_the_rules_rule_the_line_a_checkmate() -> None:
+    # The independent judge of the expected line: after the shuffle and the mate the game
+    # ended by checkmate, not by the repetition on the way (a second occurrence).
+    pos = played(SHUFFLED_FEN, SHUFFLE)
+    for text in MATE.split():
+        assert pos.outcome() is None
+        pos.push(Move.from_iccs(text))
+    outcome = pos.outcome()
+    assert outcome is not None and outcome.termination is Termination.CHECKMATE
+    assert outcome.winner is xiangqi.RED
+
+
+@pytest.mark.parametrize("plies", [3, 5])
+def test_a_second_occurrence_does_not_end_the_search(plies: int) -> None:
+    # Was None ("proven: no mate"): every return to a position of the game's history
+    # counted as a draw, so d1e1 (a second occurrence) was never played.
+    pos = played(SHUFFLED_FEN, SHUFFLE)
+    assert iccs(pos.find_mate(plies)) == MATE
+
+
+def test_the_same_position_without_history_mates_the_same() -> None:
+    assert iccs(Position(SHUFFLED_FEN).find_mate(3)) == MATE
+
+
+def first_moves_that_mate_in_two(pos: Position) -> set[str]:
+    """Brute force, by the board alone (no repetition rule): the attacker's moves after
+    which every reply allows a move that leaves the defender no legal move."""
+    found = set()
+    for move in pos.legal_moves():
+        pos.push(move)
+        replies = pos.legal_moves()
+        ok = bool(replies)
+        for reply in replies:
+            pos.push(reply)
+            mates = False
+            for last in pos.legal_moves():
+                pos.push(last)
+                mates = not pos.has_legal_moves()
+                pos.pop()
+                if mates:
+                    break
+            pos.pop()
+            if not mates:
+                ok = False
+                break
+        pos.pop()
+        if ok:
+            found.add(str(move))
+    return found
+
+
+def test_only_d1e1_mates_in_two_on_the_board() -> None:
+    assert first_moves_that_mate_in_two(Position(SHUFFLED_FEN)) == {"d1e1"}
+
+
+def test_the_attacker_may_not_make_a_third_occurrence() -> None:
+    # Shuffled twice: d1e1 would make the third occurrence of its position, which ends
+    # the game drawn (no cycle of checks), so the only mate in two on the board is gone.
+    pos = played(SHUFFLED_FEN, f"{SHUFFLE} {SHUFFLE}")
+    after = played(SHUFFLED_FEN, f"{SHUFFLE} {SHUFFLE} d1e1")
+    ended = after.outcome()
+    assert ended is not None and ended.termination is Termination.REPETITION
+    assert pos.find_mate(3) is None
+
+
+def test_a_defender_reply_that_makes_a_third_occurrence_escapes() -> None:
+    # The position after d1e1 d9d8 stands twice in this game (Black reached it the second
+    # time by d8d7 and d7d8, so d1e1 itself makes only a second occurrence, which ends
+    # nothing): now d1e1's only reply d9d8 makes the third, a draw by the rules.
+    history = "d1e1 d9d8 i2g1 d8d7 g1i2 d7d8 e1d1 d8d9"
+    pos = played(SHUFFLED_FEN, history)
+    assert played(SHUFFLED_FEN, f"{history} d1e1").outcome() is None
+    assert [str(m) for m in played(SHUFFLED_FEN, f"{history} d1e1").legal_moves()] == ["d9d8"]
+    ended = played(SHUFFLED_FEN, f"{history} d1e1 d9d8").outcome()
+    assert ended is not None and ended.termination is Termination.REPETITION
+    assert pos.find_mate(3) is None
+    assert xiangqi.find_mates([pos], 3) == [None]
+
+
+def test_find_mates_keeps_each_positions_history() -> None:
+    # find_mates copied the positions without their moves (a FEN has no history), so it
+    # answered the shuffled game with the mate its history forbids.
+    shuffled = played(SHUFFLED_FEN, f"{SHUFFLE} {SHUFFLE}")
+    fresh = Position(SHUFFLED_FEN)
+    batch = xiangqi.find_mates([shuffled, fresh, SHUFFLED_FEN], 3, threads=2)
+    assert [iccs(answer) for answer in batch] == [  # type: ignore[arg-type]
+        iccs(shuffled.find_mate(3)),
+        iccs(fresh.find_mate(3)),
+        MATE,
+    ]
+    assert iccs(shuffled.find_mate(3)) != MATE  # the history matters here
+
+
+def test_a_defender_may_still_not_hold_by_perpetual_check() -> None:
+    # The master game's position of tests/test_mate.py: Black holds only by checking
+    # forever with its horses; the rule that forbids it stands (13 plies, as before).
+    pos = Position("3ak4/5P3/9/3N2N2/9/9/P3p4/5n1n1/9/3AK4 w - - 2 53")
+    line = pos.find_mate(21)
+    assert line is not None and len(line) == 13
+
+
+# -- against the real engine ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fairy() -> Iterator[SimpleEngine]:
+    if FAIRY is None:
+        pytest.skip(SKIP_REASON)
+    engine = SimpleEngine.popen_uci(FAIRY)
+    engine.configure({"Threads": 1})
+    yield engine
+    engine.close()
+
+
+def test_fairy_stockfish_finds_the_mate_after_the_shuffle(fairy: SimpleEngine) -> None:
+    # position fen ... moves d1e1 d9d8 e1d1 d8d9, go mate 2: a mate in two moves, and it
+    # starts with d1e1 (the only first move that mates in two).
+    pos = played(SHUFFLED_FEN, SHUFFLE)
+    info = fairy.analyse(pos, Limit(mate=2))
+    score = info["score"].relative
+    assert isinstance(score, Mate) and score.moves == 2
+    assert str(info["pv"][0]) == "d1e1"
+    line = pos.find_mate(3)
+    assert line is not None and len(line) == 2 * score.moves - 1
+    assert str(line[0]) == str(info["pv"][0])
