@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import operator
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -24,7 +23,7 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
         "with `pip install -e .` or `python setup.py build_ext --inplace` (needs Cython and a "
         "C compiler), or run from outside this source tree to use an installed xiangqi."
     ) from exc
-from ._checks import check_bool, check_int
+from ._checks import check_bool
 from ._reasons import movement_reason
 from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached
 from .fen import (
@@ -580,38 +579,23 @@ class Position(_core.PositionBase):
         return not self.is_check() and not self.has_legal_moves()
 
     def find_mate(
-        self,
-        max_plies: int,
-        *,
-        checks_only: bool = False,
-        node_limit: int | None = None,
-        stop: threading.Event | None = None,
+        self, max_plies: int, *, checks_only: bool = False, node_limit: int | None = None
     ) -> list[Move] | None:
         """The side to move's shortest forced mate within max_plies (1..99) plies: the
         attacker's moves and the defender's longest resistance; None when proven there is
         none. checks_only=True: the attacker plays only checks. Repetitions are judged as
-        the rules judge them, over the position's history since the last capture too:
-        the game ends at a position's third occurrence (a second ends nothing), and a
+        the rules judge them, the position's history since the last capture included: a
         defender may not hold by a one-sided perpetual check. See docs/mates.md.
 
-        stop: a threading.Event; when another thread sets it, the search ends (within
-        a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.
-
         Raises:
-            SearchLimitReached: node_limit (positions visited) was reached, or stop was
-                set, first.
+            SearchLimitReached: node_limit (positions visited) was reached first.
             ValueError: the side not to move is in check; a bad argument (TypeError
                 for a wrong type).
         """
-        plies = check_int("max_plies", max_plies, 1, 99)
-        check_bool("checks_only", checks_only)
-        limit = None if node_limit is None else check_int("node_limit", node_limit, 1, 2**62)
-        if stop is not None and not isinstance(stop, threading.Event):
-            raise TypeError(f"stop must be None or a threading.Event, got {type(stop).__name__}")
         board = self._board
         if board.in_check(1 - board.side):
             raise ValueError(f"the side not to move is in check: {self.fen()!r}")
-        status, line, nodes, proven = _core.find_mate(board, plies, checks_only, limit, stop)
+        status, line, nodes, proven = _core.find_mate(board, max_plies, checks_only, node_limit)
         if status < 0:
             raise SearchLimitReached(nodes, proven)
         return None if line is None else [_MOVE_OF[code] for code in line]
@@ -1042,11 +1026,6 @@ class Position(_core.PositionBase):
         from .svg import board
 
         return board(self, lastmove=self.peek() if self._board.ply else None)
-
-
-def _unpickle(fen: str, moves: list[str]) -> Position:
-    """Read pickles written before subclasses were kept (a FEN and ICCS moves)."""
-    return _restore(Position, fen, moves)
 
 
 def _restore(
