@@ -96,12 +96,14 @@ cdef enum:
     STOP_LIMIT = 1          # MateSearch.stop: the node limit was reached
     STOP_SIGNAL = 2         # MateSearch.stop: a signal handler raised (exception set)
     STOP_ASKED = 3          # MateSearch.stop: poll_stop said stop (another thread asked)
-    PLAY = 0                # judge_return: a new position of the line, played
-    REPEAT = 1              # ... a repetition the rules do not end (yet): played, and the
-                            # result depends on the line
-    SKIP = 2                # ... not played: the attacker's repetition, the defender's
-                            # forbidden perpetual check
-    ESCAPE = 3              # ... the defender's move ends the game, not lost for it
+    # judge_return's verdicts on a move (see the header): a new position, played; a
+    # repetition the rules do not end, played (its result depends on the line); not
+    # played (an attacker's return, a defender's forbidden perpetual check); the
+    # defender's move ends the game, not lost for it.
+    PLAY = 0
+    REPEAT = 1
+    SKIP = 2
+    ESCAPE = 3
     FIRST = 1 << 20         # move score of the table move
     CHECK = 1 << 16         # move score of a check (attacker: minus its reply count)
     CAPTURE = 1 << 8        # move score of a capture (plus the victim's value)

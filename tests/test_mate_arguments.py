@@ -1,0 +1,94 @@
+"""Every argument of Position.find_mate and xiangqi.find_mates is checked as the house
+checks arguments (xiangqi/_checks.py): a wrong type is a TypeError, a value out of range
+a ValueError, each naming the argument; bool is not an int, NumPy integers are ints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import xiangqi
+from xiangqi import Move, Position
+
+ROOK_MATE = "4k4/7R1/R8/9/9/9/9/9/9/3K5 w - - 0 1"
+MATE = [Move.from_iccs("a7a9")]
+
+
+@pytest.mark.parametrize(
+    ("positions", "name"),
+    [
+        (5, "int"),  # not iterable: was Python's own "'int' object is not iterable"
+        (ROOK_MATE, "str"),  # iterable by characters: was a FEN error about "4"
+        (ROOK_MATE.encode(), "bytes"),
+        (Position(ROOK_MATE), "Position"),  # one position, not a batch
+    ],
+)
+def test_find_mates_refuses_a_single_item_as_positions(positions: object, name: str) -> None:
+    with pytest.raises(TypeError, match=f"positions must be an iterable .* got {name}"):
+        xiangqi.find_mates(positions, 3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "name"),
+    [
+        ({"max_plies": True}, TypeError, "max_plies"),
+        ({"max_plies": 3.0}, TypeError, "max_plies"),
+        ({"max_plies": "3"}, TypeError, "max_plies"),
+        ({"max_plies": 0}, ValueError, "max_plies"),
+        ({"max_plies": -1}, ValueError, "max_plies"),
+        ({"max_plies": 100}, ValueError, "max_plies"),
+        ({"checks_only": 1}, TypeError, "checks_only"),
+        ({"checks_only": None}, TypeError, "checks_only"),
+        ({"node_limit": True}, TypeError, "node_limit"),
+        ({"node_limit": 1.5}, TypeError, "node_limit"),
+        ({"node_limit": 0}, ValueError, "node_limit"),
+        ({"node_limit": -5}, ValueError, "node_limit"),
+        ({"node_limit": 2**70}, ValueError, "node_limit"),
+    ],
+)
+@pytest.mark.parametrize("batch", [False, True])
+def test_each_bad_argument_is_named(
+    kwargs: dict[str, Any], error: type[Exception], name: str, batch: bool
+) -> None:
+    args = {"max_plies": 3, **kwargs}
+    plies = args.pop("max_plies")
+    with pytest.raises(error, match=name):
+        if batch:
+            xiangqi.find_mates([ROOK_MATE], plies, **args)
+        else:
+            Position(ROOK_MATE).find_mate(plies, **args)
+
+
+@pytest.mark.parametrize(
+    ("threads", "error"),
+    [(True, TypeError), (2.0, TypeError), (0, ValueError), (-1, ValueError), (257, ValueError)],
+)
+def test_find_mates_names_bad_threads(threads: object, error: type[Exception]) -> None:
+    with pytest.raises(error, match="threads"):
+        xiangqi.find_mates([ROOK_MATE], 3, threads=threads)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_are_ints() -> None:
+    pos = Position(ROOK_MATE)
+    assert pos.find_mate(np.int64(3), node_limit=np.int32(10_000)) == MATE  # type: ignore[arg-type]
+    answers = xiangqi.find_mates(
+        (fen for fen in [ROOK_MATE]),
+        np.int8(3),  # type: ignore[arg-type]
+        node_limit=np.uint16(10_000),  # type: ignore[arg-type]
+        threads=np.int64(1),  # type: ignore[arg-type]
+    )
+    assert answers == [MATE]
+
+
+def test_a_refused_call_changes_nothing() -> None:
+    pos = Position(ROOK_MATE)
+    pos.push(Move.from_iccs("d0d1"))
+    before = (pos.fen(), list(pos.move_stack))
+    with pytest.raises(ValueError, match="max_plies"):
+        pos.find_mate(0)
+    with pytest.raises(TypeError, match="positions"):
+        xiangqi.find_mates(pos, 3)  # type: ignore[arg-type]
+    assert (pos.fen(), list(pos.move_stack)) == before
