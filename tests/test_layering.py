@@ -21,6 +21,7 @@ PACKAGE = Path(xiangqi.__file__).parent
 #: What position.py may import at module level: the core and the value modules below it.
 BELOW_POSITION = {
     "_checks",
+    "_chess_names",  # python-chess's names, a base of Position (imports Position for types only)
     "_core",
     "_reasons",
     "errors",

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 try:
@@ -23,7 +24,8 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
         "with `pip install -e .` or `python setup.py build_ext --inplace` (needs Cython and a "
         "C compiler), or run from outside this source tree to use an installed xiangqi."
     ) from exc
-from ._checks import check_bool
+from ._checks import check_bool, check_int
+from ._chess_names import ChessNames
 from ._reasons import movement_reason
 from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached
 from .fen import (
@@ -171,7 +173,7 @@ class PseudoLegalMoveView(functools.partial[list[Move]]):
         raise TypeError("a PseudoLegalMoveView is not picklable; pickle its Position")
 
 
-class Position(_core.PositionBase):
+class Position(_core.PositionBase, ChessNames):
     """A xiangqi position: pieces, side to move, counters, and the moves pushed so far.
 
     ``Position()`` is the start position; ``Position(fen)`` any other. Invalid
@@ -447,67 +449,6 @@ class Position(_core.PositionBase):
 
         return parse_iccs(self, text)
 
-    # -- python-chess's names for the same operations (chess.Board's spelling) ----------
-
-    def parse_uci(self, uci: str) -> Move:
-        """The legal move that UCI text names here, as python-chess's ``Board.parse_uci``.
-
-        UCI xiangqi engines write moves as ICCS squares with ranks 0..9 ("h2e2"), so this is
-        ``Move.from_uci`` (the strict lower-case form) plus a legality check on squares
-        0..89. "0000" returns ``Move.null()`` unchecked, as in python-chess. Raises
-        InvalidMoveError for malformed text, IllegalMoveError for a move not legal here;
-        the position is never changed.
-        """
-        move = Move.from_uci(uci)
-        if move and not self.is_legal(move):
-            raise self._illegal(move, uci)
-        return move
-
-    def push_uci(self, uci: str) -> Move:
-        """Parse UCI text ("h2e2") with parse_uci, play it, and return the Move.
-
-        python-chess's ``Board.push_uci``. Raises as parse_uci does (and IllegalMoveError for
-        "0000" while in check, as push does), changing nothing.
-        """
-        move = self.parse_uci(uci)
-        self.push(move)
-        return move
-
-    def uci(self, move: Move) -> str:
-        """UCI text of a move (squares 0..89 as ICCS, e.g. "h2e2"), python-chess's ``Board.uci``."""
-        return _check_move(move, "uci").uci()
-
-    def san_and_push(self, move: Move) -> str:
-        """SAN text of a legal move here, then play it: python-chess's ``Board.san_and_push``.
-
-        Raises IllegalMoveError (changing nothing) for a move not legal here.
-        """
-        text = self.san(move)
-        self.push(move)
-        return text
-
-    def variation_san(self, variation: Iterable[Move]) -> str:
-        """A line of legal moves from here in SAN with move numbers, as python-chess's.
-
-        "1. Che3 Hg8 2. Hg3" when Red moves first; "1...Hg8 2. Hg3" when Black does (the
-        number is the FEN's fullmove number). Each move must be legal after the ones
-        before it, or IllegalMoveError names it; the position is never changed.
-        """
-        board = self.copy(stack=False)
-        words: list[str] = []
-        for move in variation:
-            _check_move(move, "variation_san")
-            if not board.is_legal(move):
-                raise board._illegal(move)
-            number = board.fullmove_number
-            if board.turn == Color.RED:
-                words.append(f"{number}. {board.san_and_push(move)}")
-            elif not words:
-                words.append(f"{number}...{board.san_and_push(move)}")
-            else:
-                words.append(board.san_and_push(move))
-        return " ".join(words)
-
     def _illegal(self, move: Move, text: str | None = None) -> IllegalMoveError:
         """The IllegalMoveError for move, naming why it is illegal here."""
         read = f" (read from {quote(text)})" if text is not None else ""
@@ -579,23 +520,38 @@ class Position(_core.PositionBase):
         return not self.is_check() and not self.has_legal_moves()
 
     def find_mate(
-        self, max_plies: int, *, checks_only: bool = False, node_limit: int | None = None
+        self,
+        max_plies: int,
+        *,
+        checks_only: bool = False,
+        node_limit: int | None = None,
+        stop: threading.Event | None = None,
     ) -> list[Move] | None:
         """The side to move's shortest forced mate within max_plies (1..99) plies: the
         attacker's moves and the defender's longest resistance; None when proven there is
         none. checks_only=True: the attacker plays only checks. Repetitions are judged as
-        the rules judge them, the position's history since the last capture included: a
+        the rules judge them, over the position's history since the last capture too:
+        the game ends at a position's third occurrence (a second ends nothing), and a
         defender may not hold by a one-sided perpetual check. See docs/mates.md.
 
+        stop: a threading.Event; when another thread sets it, the search ends (within
+        a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.
+
         Raises:
-            SearchLimitReached: node_limit (positions visited) was reached first.
+            SearchLimitReached: node_limit (positions visited) was reached, or stop was
+                set, first.
             ValueError: the side not to move is in check; a bad argument (TypeError
                 for a wrong type).
         """
+        plies = check_int("max_plies", max_plies, 1, 99)
+        check_bool("checks_only", checks_only)
+        limit = None if node_limit is None else check_int("node_limit", node_limit, 1, 2**62)
+        if stop is not None and not isinstance(stop, threading.Event):
+            raise TypeError(f"stop must be None or a threading.Event, got {type(stop).__name__}")
         board = self._board
         if board.in_check(1 - board.side):
             raise ValueError(f"the side not to move is in check: {self.fen()!r}")
-        status, line, nodes, proven = _core.find_mate(board, max_plies, checks_only, node_limit)
+        status, line, nodes, proven = _core.find_mate(board, plies, checks_only, limit, stop)
         if status < 0:
             raise SearchLimitReached(nodes, proven)
         return None if line is None else [_MOVE_OF[code] for code in line]
