@@ -76,7 +76,8 @@ for first in Position().legal_moves():
     pos = Position()
     pos.push(first)
     for second in pos.legal_moves():
-        p = pos.copy()
+        p = Position()
+        p.push(first)
         p.push(second)
         positions.append(p)
 wrong = []

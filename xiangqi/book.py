@@ -690,7 +690,7 @@ class SQLiteReader(Reader):
             with self._lock:
                 if self._db is not None:  # not refilled after close()
                     self._cache[key] = found
-        if minimum_weight == 1 and not exclude_moves:
+        if minimum_weight == 1 and type(minimum_weight) is int and not exclude_moves:
             return iter(entries)
         minimum_weight = check_int("minimum_weight", minimum_weight)
         return iter(
