@@ -52,14 +52,10 @@ MAX_CLI_DEPTH = 10
 def _perft(args: argparse.Namespace) -> int:
     pos = Position(args.fen)
     print(f"FEN: {pos.fen()}")
-    total_nodes = 0
-    total_time = 0.0
     for depth in range(min(1, args.depth), args.depth + 1):  # depth 0 counts the root: 1
         start = time.perf_counter()
         nodes = pos.perft(depth)
         elapsed = time.perf_counter() - start
-        total_nodes += nodes
-        total_time += elapsed
         nps = nodes / elapsed if elapsed > 0 else float("inf")
         print(f"perft({depth}) = {nodes:>14,}   {elapsed:9.3f} s   {nps:>15,.0f} nodes/s")
     if args.divide and args.depth >= 1:
