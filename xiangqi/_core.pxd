@@ -9,7 +9,7 @@
 #                       movement rules as inline functions, each stated once
 #   core/state.pxd      BoardState (all state of one position), MAX_MOVES, OFF_BOARD;
 #                       clear_board, make_move, unmake_move (shared by every path)
-#   core/reference.pxd       the book's routines over typed memoryviews: KnightMove ..
+#   core/reference.pxd  the book's routines over typed memoryviews: KnightMove ..
 #                       PawnMove, Check, the legal SaveMove, the book perft [book reference]
 #   core/movegen.pxd    the fast generator, in_check, the threat map, legal filtering [fast]
 #   core/validator.pxd  ElephantEye's single-move validator and its own tables [validator]
@@ -17,6 +17,9 @@
 #   core/attacks.pxd    queries: attackers of a point, pins (cannon screens, facing
 #                       kings, horse legs) over the board array alone [queries]
 #   core/zobrist.pxd    Zobrist keys: the seeded generator, keys from scratch, one move
+#   core/eleeye_key.pxd ElephantEye's opening-book key (BOOK.DAT's 32-bit lock), generated
+#                       by scripts/gen_eleeye_key.py, apart from zobrist.pxd on purpose;
+#                       boundary _book.pxi
 #   core/history.pxd    the history entry (PlyRecord), the one push
 #   core/material.pxd   the move rule and insufficient material
 #   core/judge.pxd      what both rule sets share: the end codes, the board verdict
@@ -28,7 +31,8 @@
 #                       threat, chase, idle), the verdict, cxa_outcome_code
 #   core/mate.pxd       the forced-mate search (iterative deepening, transposition
 #                       table) on movegen's generator and check test; boundary _mate.pxi
-# Names kept free for the next rooms: core/rl.pxd (RL encoders).
+#   core/rl.pxd         the RL action space, observation planes, legal-action masks and
+#                       the vectorised environment's game-end judge; boundary _rl.pxi
 #
 # Three paths exist on purpose: the book reference (the port, readable), the fast
 # path (what the API uses) and the validator (an independent second algorithm);
