@@ -180,8 +180,9 @@ class Reader:
     ) -> Iterator[Entry]:
         """The entries of a position that are legal there, highest weight first.
 
-        Entries below ``minimum_weight`` and those whose move is in ``exclude_moves`` are
-        left out. An unknown position yields nothing.
+        Entries below ``minimum_weight`` and those whose move is in ``exclude_moves`` (an
+        iterable of Moves: a lone Move or a string is a TypeError naming it) are left
+        out. An unknown position yields nothing; a closed reader raises BookError.
         """
         raise NotImplementedError
 
@@ -780,9 +781,13 @@ def build(
     Args:
         games: ``xiangqi.pgn.Game`` objects, or files of game records (any format
             ``xiangqi.open_games`` reads; a single path, or paths among the games).
-        path: the book file to write. It is written beside itself under a temporary
-            name and moved into place only when complete; an existing file there is
-            replaced only if it is a book of the library's own.
+        path: the book file to write, by the rules of every output file of the library
+            (``xiangqi._files``): written beside the real target (a symbolic link is
+            written through) under a temporary name, synced, given the old file's
+            permission bits (a new file: 0o666 less the umask) and moved into place only
+            when complete; on any failure the temporary file is removed and the old
+            file kept. An existing file there is replaced only if it is a book of the
+            library's own.
         plies: how many plies from the start of each game count (at least 1).
         min_games: keep a move only if at least this many games played it (at least 1).
         mirror: merge each position with its left-right mirror image: a game counts for
@@ -793,12 +798,17 @@ def build(
     An entry's weight is the number of games that played the move from exactly that
     position within their first ``plies`` plies (a game that passes the same position
     twice counts once); wins, draws and losses are those games' results for the side
-    that played it. Returns a ``BuildSummary``.
+    that played it. A game counts up to its first null move (a pass is no book move) and,
+    when it was read with errors, up to its first bad move; the summary counts such games
+    and describes the first few. Returns a ``BuildSummary``.
 
     Raises:
         TypeError, ValueError: a bad argument (checked before anything is read).
-        BookError: ``path`` is also one of the inputs, or an existing file that is not a
-            book of the library's own.
+        OutputFileError: ``path`` is a directory, a FIFO, a device or a socket, is also
+            one of the inputs (by identity), or is in no directory (before anything is
+            read).
+        BookError: an existing file at ``path`` that is not a book of the library's own,
+            or the book could not be written (a full disk: the old book is kept).
     """
     name = _check_path(path, "path")
     plies = check_int("plies", plies, 1)
