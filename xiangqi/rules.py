@@ -91,28 +91,47 @@ The Chinese rules (``rules="chinese"``, ``Rules.CHINESE``)
 ==========================================================
 
 The Chinese Xiangqi Association's competition rules (《中国象棋竞赛规则》), judged in
-``xiangqi/core/chinese.pxd`` (its header states the readings; the project's reading of the
-book: ``tests/data/chinese_rules/README.md``). Rules 1 and 2 are as above; then:
+``xiangqi/core/chinese.pxd``. Where the book is ambiguous the project takes the numbered
+readings of ``tests/data/chinese_rules/README.md`` (cited below as "reading N"; the reasons
+and the book's cases for each are there). Rules 1 and 2 are as above; then:
 
-3. **Repetition**, at the same occurrences and over the same span. Each move of the span
-   is a check (将), a mate threat (杀: with the mover to move again, a mate by a series
-   of checks within three of its moves, every defence considered: ``CXA_MATE_DEPTH`` in
-   ``core/chinese.pxd``), a chase (捉: with the mover to move again it newly wins
-   material, by a capture of a piece other than the king or an uncrossed pawn (no
-   material: 1999 25.3) by a piece other than the king or a pawn, worth more than the
-   whole exchange on its square then costs (so under-protected 少根 targets and joint
-   attacks chase: 1999 28.16, 29.1), or by a check after which every reply leaves such
-   a gain; a move answering a check chases only what could not be taken before the
-   check, 2020 26.1.4), or idle (闲: everything else, exchange offers, sacrifices,
-   blocks included: a move offering a piece of equal value that can take it back, 兑,
-   is idle even when the attacked piece is unprotected; a king move answering a check).
+3. **Repetition**, at the same occurrences and over the same span (reading 1). Each move
+   of the span is one of:
+
+   * a check (将);
+   * a mate threat (杀): with the mover to move again, a mate by a series of checks
+     within three of its moves, every defence considered (``CXA_MATE_DEPTH`` in
+     ``core/chinese.pxd``; reading 3);
+   * a chase (捉): with the mover to move again, the moved piece (by its own capture or
+     in a joint attack that wins nothing without it) wins a piece it could not win
+     before, even if another piece or a check already could (reading 18), or a check
+     after which every reply leaves such a gain (将军得子: counted by the pieces it wins,
+     reading 10). A gain is the target's value less what the whole exchange on its square
+     costs (rook 4, horse and cannon 2, advisor and elephant 1, a crossed pawn
+     "floating", so under-protected 少根 targets and joint attacks chase; readings 4 and
+     12). Neither the king nor a pawn chases, and a pawn still on its own side of the
+     river is no target (readings 6 and 11). Several targets in turn are still a
+     perpetual chase (reading 5). A move answering a check chases only what could not be
+     taken before the check (reading 13). A capture that uncovers a piece of the mover's
+     own to a new attacker, so that the opponent may then win more than it won, wins
+     nothing; giving away what a protecting piece leaves does not count (reading 17);
+   * otherwise idle (闲): exchange offers, sacrifices and blocks included. An offer by the
+     moved piece of a like piece that can take it back evenly (兑) is idle, even when the
+     attacked piece is unprotected (reading 14) and even when the capture would give
+     check (reading 19); so is a 少根 gain that rests on a like attacker the target can
+     take back evenly (reading 15). A like piece uncovered by another piece's move is
+     chased (reading 20: the book's 图25; its 图9 reads the other way). A king move
+     answering a check is idle. A check that also prepares a capture is a check
+     (reading 9).
+
    A side none of whose moves is idle is forbidden: ``PERPETUAL_CHECK``,
-   ``PERPETUAL_MATE_THREAT``,
-   ``PERPETUAL_CHASE`` (of one piece or several), ``CHECK_AND_CHASE``,
-   ``CHECK_AND_MATE_THREAT``, ``MATE_THREAT_AND_CHASE``, ``CHECK_MATE_THREAT_AND_CHASE``.
-   A side that checked with every move loses when the other did not; otherwise a
-   forbidden side loses when the other is not; both or neither: ``REPETITION``, a draw.
-4. **Move rule**: ``move_limit`` plies without a capture, every check counted.
+   ``PERPETUAL_MATE_THREAT``, ``PERPETUAL_CHASE`` (of one piece or several),
+   ``CHECK_AND_CHASE``, ``CHECK_AND_MATE_THREAT``, ``MATE_THREAT_AND_CHASE``,
+   ``CHECK_MATE_THREAT_AND_CHASE``. A side that checked with every move loses when the
+   other did not (reading 2); otherwise a forbidden side loses when the other is not;
+   both or neither: ``REPETITION``, a draw (a mutual chase the book rules against one
+   side is not modelled: reading 16).
+4. **Move rule**: ``move_limit`` plies without a capture, every check counted (reading 8).
 
 Simplified: quiet mate threats and check-wins by a series of more than one check are
 not found; the defensive key point and the pawn's attacks in mutual perpetual attacks
@@ -122,9 +141,8 @@ Not ruled: forbidden sequences that never repeat a position three times (the 201
 books' forbidden moves over three or more points for nine rounds; 2020 参考图8, 图29).
 ``outcome()`` rules a position, and these need the arbiter's reading of intent over a
 sequence that may never recur; no clause text of that rule was found to implement from
-(tests/data/chinese_rules/README.md, reading 7), and a judge that guessed would end
-games the book lets continue. ``test_the_chinese_judge_does_not_rule_the_sequences``
-pins that they are not ruled.
+(reading 7), and a judge that guessed would end games the book lets continue.
+``test_the_chinese_judge_does_not_rule_the_sequences`` pins that they are not ruled.
 
 Each rule with its article in each rule book, the code that applies it and the test that
 checks it, and how many of each book's illustrated cases the library rules as the book
