@@ -29,6 +29,7 @@ from __future__ import annotations
 import atexit
 import collections
 import os
+import re
 import signal
 import socket
 import threading
@@ -171,6 +172,59 @@ def _threads(spec: EngineSpec) -> int:
     return 1
 
 
+#: Ray's word for a refused token, in an error's text (when Ray reports it inside a
+#: RuntimeError's traceback text rather than as the exception): the reason, without the
+#: advice Ray appends.
+_AUTHENTICATION_TEXT = re.compile(
+    r"AuthenticationError: (.+?)(?:\.? Note: RAY_AUTH_MODE|\.? Ensure that|$)", re.MULTILINE
+)
+
+#: What a driver needs to join a cluster with token authentication (Ray's own names:
+#: ray/_private/authentication and ray.exceptions.AuthenticationError).
+AUTHENTICATION_HINT = (
+    "the cluster uses Ray's token authentication: run the match with RAY_AUTH_MODE=token "
+    "and the cluster's token (`ray get-auth-token` on the head prints it) in RAY_AUTH_TOKEN, "
+    "in a file named by RAY_AUTH_TOKEN_PATH, or in ~/.ray/auth_token (see docs/distributed.md)"
+)
+
+
+def _authentication_error(ray: Any) -> tuple[type[BaseException], ...]:
+    found = getattr(getattr(ray, "exceptions", None), "AuthenticationError", None)
+    return (found,) if isinstance(found, type) and issubclass(found, BaseException) else ()
+
+
+def authentication_reason(exc: BaseException) -> str | None:
+    """Ray's reason when exc (or an error it was raised from) says the cluster refused this
+    driver's authentication token, else None."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if type(current).__name__ == "AuthenticationError":  # ray.exceptions'
+            message = getattr(current, "message", None)
+            return str(message if isinstance(message, str) else current.args[0]).rstrip(".")
+        found = _AUTHENTICATION_TEXT.search(str(current))
+        if found is not None:
+            return found.group(1).strip().rstrip(".")
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def connection_error(address: str | None, exc: BaseException) -> XiangqiError:
+    """The error to raise when ray.init(address) failed with exc: an authentication
+    failure, with Ray's reason and what to set, or no cluster there."""
+    reason = authentication_reason(exc)
+    if reason is not None:
+        return XiangqiError(
+            f"the Ray cluster at {address!r} refused this driver: authentication failed "
+            f"(Ray: {reason}); {AUTHENTICATION_HINT}"
+        )
+    return XiangqiError(
+        f"no Ray cluster at {address!r} ({exc}); start one with `ray start --head` "
+        "(see docs/distributed.md)"
+    )
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0] if text else ''}"[:300]
@@ -191,6 +245,12 @@ def run_on_ray(
     ray = import_ray()
     lost = tuple(getattr(ray.exceptions, name) for name in _LOST if hasattr(ray.exceptions, name))
     connected = ray.is_initialized()
+    failures: tuple[type[BaseException], ...] = (
+        ConnectionError,
+        ValueError,
+        RuntimeError,
+        *_authentication_error(ray),
+    )
     if not connected:
         handlers = _termination_handlers()
         try:
@@ -200,11 +260,8 @@ def run_on_ray(
                 log_to_driver=False,
                 configure_logging=False,
             )
-        except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise XiangqiError(
-                f"no Ray cluster at {plan.ray!r} ({exc}); start one with `ray start --head` "
-                "(see docs/distributed.md)"
-            ) from None
+        except failures as exc:
+            raise connection_error(plan.ray, exc) from None
         finally:  # ray.init's SIGTERM handler exits at once: the caller's writes the results
             for number, handler in handlers.items():
                 signal.signal(number, handler)
