@@ -12,7 +12,11 @@ import numpy as np
 import pytest
 
 import xiangqi
+from xiangqi import Color, Move, Piece, PieceType, Position, SquareSet
+from xiangqi.notation import parse_san
 from xiangqi.rl import VectorEnv, action_to_move, encode_batch, mirror_action
+from xiangqi.squares import square
+from xiangqi.svg import board
 
 
 def _vector_fen(index: Any) -> object:
@@ -29,6 +33,18 @@ def _vector_reset(seed: Any) -> object:
     return VectorEnv(1).reset(seed=seed)
 
 
+def _set_clock(n: Any) -> object:
+    pos = Position()
+    pos.halfmove_clock = n
+    return pos.halfmove_clock
+
+
+def _set_number(n: Any) -> object:
+    pos = Position()
+    pos.fullmove_number = n
+    return pos.fullmove_number
+
+
 # (the argument's name, a call taking the value, a value the call accepts)
 CALLS: list[tuple[str, Callable[[Any], object], int]] = [
     ("num_envs", lambda n: VectorEnv(n), 2),
@@ -40,6 +56,30 @@ CALLS: list[tuple[str, Callable[[Any], object], int]] = [
     ("history", lambda n: encode_batch([xiangqi.Position()], history=n), 2),
     ("action", lambda n: action_to_move(n, xiangqi.RED), 5),
     ("action", mirror_action, 5),
+    ("from_square", lambda n: Move(n, 2), 1),
+    ("to_square", lambda n: Move(1, n), 2),
+    ("square", lambda n: Position().piece_at(n), 4),
+    ("file", lambda n: square(n, 0), 4),
+    ("rank", lambda n: square(4, n), 9),
+    ("halfmove clock", _set_clock, 7),
+    ("move number", _set_number, 3),
+    ("count", lambda n: Position().is_repetition(n), 1),
+    ("code", Piece.from_code, 3),
+    ("size", lambda n: board(Position(), size=n), 300),
+    ("rank_base", lambda n: parse_san(Position(), "Ch3e3", rank_base=n), 1),
+]
+
+# The same for an IntEnum (Color, PieceType): a NumPy integer that is a member's number is
+# that member; True is never one (TypeError "<name> must be a Color, got bool: True").
+ENUM_CALLS: list[tuple[str, str, Callable[[Any], object], int]] = [
+    ("color", "Color", lambda c: Position().king(c), 1),
+    ("color", "Color", lambda c: Position().pieces(PieceType.ROOK, c), 0),
+    ("piece_type", "PieceType", lambda t: Position().pieces(t, Color.RED), 4),
+    ("color", "Color", lambda c: Piece(c, PieceType.HORSE), 1),
+    ("piece_type", "PieceType", lambda t: Piece(Color.RED, t), 3),
+    ("color", "Color", lambda c: Position().attackers(c, 40), 0),
+    ("orientation", "Color", lambda c: board(Position(), orientation=c), 1),
+    ("perspective", "Color", lambda c: encode_batch([Position()], perspective=c), 1),
 ]
 
 
@@ -52,6 +92,47 @@ def test_numpy_integer_is_an_int(name: str, call: Callable[[Any], object], value
 def test_bool_is_not_a_count(name: str, call: Callable[[Any], object], value: int) -> None:
     with pytest.raises(TypeError, match=f"^{re.escape(name)} must be an int, got bool: True$"):
         call(True)
+
+
+@pytest.mark.parametrize(("name", "kind", "call", "value"), ENUM_CALLS)
+def test_numpy_integer_is_a_member(
+    name: str, kind: str, call: Callable[[Any], object], value: int
+) -> None:
+    assert repr(call(np.int64(value))) == repr(call(value))
+
+
+@pytest.mark.parametrize(("name", "kind", "call", "value"), ENUM_CALLS)
+def test_bool_is_not_a_member(
+    name: str, kind: str, call: Callable[[Any], object], value: int
+) -> None:
+    with pytest.raises(TypeError, match=f"^{name} must be a {kind}, got bool: True$"):
+        call(True)
+
+
+def test_a_number_that_is_no_member_names_the_members() -> None:
+    with pytest.raises(ValueError, match=r"^color must be one of RED \(0\), BLACK \(1\), got 2$"):
+        Position().king(np.int64(2))
+    with pytest.raises(ValueError, match=r"^piece_type must be one of KING \(0\), .* got 7$"):
+        Piece(Color.RED, 7)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_in_values() -> None:
+    # A NumPy integer is an int where a value is built or looked up, too.
+    assert Piece(np.int64(0), np.int64(4)) == Piece(Color.RED, PieceType.ROOK)
+    assert type(Move(np.int64(1), np.int64(2)).from_square) is int
+    assert SquareSet(np.int64(5)) == SquareSet([0, 2])
+    assert np.int64(2) in SquareSet([0, 2]) and np.int64(1) not in SquareSet([0, 2])
+    assert True not in SquareSet([1])  # bool is no square
+    with pytest.raises(TypeError, match="^flipped must be True or False, got int: 1$"):
+        board(Position(), flipped=1)  # a flag is a bool, not an int
+
+
+def test_a_huge_int_still_gets_a_message() -> None:
+    # Python refuses to print an int of more than 4300 digits: the message must not need to.
+    with pytest.raises(
+        ValueError, match=r"^from_square must be in 0\.\.89, got an int of \d+ bits$"
+    ):
+        Move(10**5000, 2)
 
 
 def test_vector_env_keeps_plain_ints() -> None:

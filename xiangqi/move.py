@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 
+from ._checks import check_int
 from .errors import InvalidMoveError
 from .squares import _SQUARE_OF_NAME, SQUARE_NAMES, quote
 
@@ -24,13 +24,9 @@ class Move:
     def __post_init__(self) -> None:
         for field in ("from_square", "to_square"):
             sq = getattr(self, field)
-            if type(sq) is not int:  # numpy and other integers become plain ints; bools do not
-                if isinstance(sq, bool) or not hasattr(type(sq), "__index__"):
-                    raise TypeError(f"move squares must be ints in 0..89, got {type(sq).__name__}")
-                sq = int.__int__(operator.index(sq))  # the real value of an int subclass
-                object.__setattr__(self, field, sq)
-            if not 0 <= sq < 90:
-                raise ValueError(f"move squares must be ints in 0..89, got {quote(sq)}")
+            if type(sq) is not int or not 0 <= sq < 90:
+                # numpy and other integers become plain ints; bools do not
+                object.__setattr__(self, field, check_int(field, sq, 0, 89))
         if self.from_square == self.to_square:
             raise ValueError(
                 f"a move must change squares, got {SQUARE_NAMES[self.to_square]} twice"

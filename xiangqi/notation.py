@@ -66,6 +66,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from ._checks import check_int
 from .errors import IllegalMoveError, InvalidMoveError
 from .move import Move
 from .pieces import Color, Piece, PieceType
@@ -589,9 +590,7 @@ def parse_san(pos: Position, text: str, rank_base: int | None = None) -> Move:
     ranks = [r for r in (from_rank, to_rank) if r is not None]
     bases = [0] if "0" in ranks else [1] if "10" in ranks else [1, 0]
     if rank_base is not None:
-        if rank_base not in (0, 1) or isinstance(rank_base, bool):
-            raise ValueError(f"rank_base must be 0 or 1, got {rank_base!r}")
-        bases = [rank_base]
+        bases = [check_int("rank_base", rank_base, 0, 1)]
     error: IllegalMoveError | None = None
     for base in bases:
         try:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ._checks import check_enum, check_int
+
 
 class Color(enum.IntEnum):
     """Side: RED (moves first, starts on ranks 0..4) or BLACK.
@@ -77,12 +79,8 @@ class Piece:
     piece_type: PieceType
 
     def __post_init__(self) -> None:
-        if not isinstance(self.color, int) or isinstance(self.color, bool):
-            raise TypeError(f"color must be a Color, got {type(self.color).__name__}")
-        if not isinstance(self.piece_type, int) or isinstance(self.piece_type, bool):
-            raise TypeError(f"piece_type must be a PieceType, got {type(self.piece_type).__name__}")
-        object.__setattr__(self, "color", Color(self.color))
-        object.__setattr__(self, "piece_type", PieceType(self.piece_type))
+        object.__setattr__(self, "color", check_enum("color", self.color, Color))
+        object.__setattr__(self, "piece_type", check_enum("piece_type", self.piece_type, PieceType))
 
     @property
     def code(self) -> int:
@@ -92,11 +90,7 @@ class Piece:
     @classmethod
     def from_code(cls, code: int) -> Piece:
         """Piece of a core code 1..14 (0, empty, and anything else is refused)."""
-        if isinstance(code, bool) or not isinstance(code, int):
-            raise TypeError(f"piece code must be an int, got {type(code).__name__}")
-        if not 1 <= code <= 14:
-            raise ValueError(f"piece code must be in 1..14 (1 + type + 7 * color), got {code}")
-        return _PIECES[code - 1]
+        return _PIECES[check_int("code", code, 1, 14) - 1]
 
     def symbol(self) -> str:
         """FEN letter: upper case for Red, lower case for Black."""

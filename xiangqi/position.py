@@ -8,7 +8,6 @@ xiangqi._core.
 from __future__ import annotations
 
 import functools
-import operator
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -24,7 +23,7 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
         "with `pip install -e .` or `python setup.py build_ext --inplace` (needs Cython and a "
         "C compiler), or run from outside this source tree to use an installed xiangqi."
     ) from exc
-from ._checks import check_bool, check_int
+from ._checks import check_bool, check_enum, check_int
 from ._chess_names import ChessNames
 from ._reasons import movement_reason
 from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached
@@ -66,24 +65,6 @@ def _check_move(move: object, method: str) -> Move:
             f"{method}() takes a Move (Move.from_iccs('h2e2')), got {type(move).__name__}"
         )
     return move
-
-
-def _check_color(color: object) -> Color:
-    if isinstance(color, bool) or not hasattr(type(color), "__index__"):
-        raise TypeError(f"color must be a Color (RED or BLACK), got {type(color).__name__}")
-    value = int.__int__(operator.index(color))  # type: ignore[arg-type]
-    if value not in (0, 1):
-        raise ValueError(f"color must be RED (0) or BLACK (1), got {value}")
-    return Color(value)
-
-
-def _counter(value: object, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    number = int.__int__(operator.index(value))  # type: ignore[arg-type]
-    if number < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {number}")
-    return int(number)
 
 
 def _checked_board(
@@ -218,7 +199,7 @@ class Position(_core.PositionBase, ChessNames):
 
     @halfmove_clock.setter
     def halfmove_clock(self, value: int) -> None:
-        clock = _counter(value, "halfmove clock", 0)
+        clock = check_int("halfmove clock", value, 0)
         self._board.set_counters(clock, self._board.fullmove_number)
 
     @property
@@ -231,7 +212,7 @@ class Position(_core.PositionBase, ChessNames):
 
     @fullmove_number.setter
     def fullmove_number(self, value: int) -> None:
-        number = _counter(value, "move number", 1)
+        number = check_int("move number", value, 1)
         self._board.set_counters(self._board.halfmove_clock, number)
 
     # -- reading the position -------------------------------------------------
@@ -264,7 +245,7 @@ class Position(_core.PositionBase, ChessNames):
 
     @turn.setter
     def turn(self, color: Color) -> None:
-        side = int(_check_color(color))
+        side = int(check_enum("color", color, Color))
         if side != self._board.side:
             self._replace(self._board.codes(), side)
 
@@ -289,11 +270,11 @@ class Position(_core.PositionBase, ChessNames):
 
     def pieces(self, piece_type: PieceType, color: Color) -> SquareSet:
         """The squares (0..89) of color's pieces of piece_type, as a SquareSet."""
-        if isinstance(piece_type, bool) or not isinstance(piece_type, int):
-            raise TypeError(f"piece_type must be a PieceType, got {type(piece_type).__name__}")
-        if not 0 <= piece_type <= 6:
-            raise ValueError(f"piece_type must be KING..PAWN (0..6), got {int(piece_type)}")
-        code = 1 + int(piece_type) + 7 * int(_check_color(color))
+        code = (
+            1
+            + int(check_enum("piece_type", piece_type, PieceType))
+            + 7 * int(check_enum("color", color, Color))
+        )
         codes = self._board.codes()
         mask, at = 0, codes.find(code)
         while at >= 0:
@@ -335,7 +316,7 @@ class Position(_core.PositionBase, ChessNames):
     def king(self, color: Color) -> int | None:
         """Public square (0..89) of the king of color (RED or BLACK), None if it has none
         (it was taken in a from_diagram position), as python-chess answers."""
-        code = Piece(_check_color(color), PieceType.KING).code
+        code = Piece(check_enum("color", color, Color), PieceType.KING).code
         codes = self._board.codes()
         return codes.index(code) if code in codes else None
 
@@ -558,9 +539,7 @@ class Position(_core.PositionBase, ChessNames):
 
     def is_repetition(self, count: int = 3) -> bool:
         """Has the current position occurred at least count times (since the last capture)?"""
-        if isinstance(count, bool) or not hasattr(type(count), "__index__"):
-            raise TypeError(f"count must be an int, got {type(count).__name__}")
-        return bool(self._board.occurrences() >= operator.index(count))
+        return bool(self._board.occurrences() >= check_int("count", count))
 
     def zobrist_hash(self) -> int:
         """The 64-bit Zobrist key of the pieces and side to move (stable across runs)."""
@@ -607,7 +586,7 @@ class Position(_core.PositionBase, ChessNames):
         # The core checks plain ints (and Colors, an int type) itself: the common call
         # runs no Python check and builds the SquareSet from the core's bit mask.
         if type(color) is not Color:
-            color = _check_color(color)
+            color = check_enum("color", color, Color)
         return _square_set(
             self._board.attackers_mask(
                 color, square if type(square) is int else check_square(square)
@@ -617,7 +596,7 @@ class Position(_core.PositionBase, ChessNames):
     def attackers_mask(self, color: Color, square: int) -> int:
         """attackers() as an int bit mask (bit i = square i), as python-chess's."""
         if type(color) is not Color:
-            color = _check_color(color)
+            color = check_enum("color", color, Color)
         return int(self._board.attackers_mask(color, check_square(square)))
 
     def attacks(self, square: int) -> SquareSet:
@@ -639,7 +618,7 @@ class Position(_core.PositionBase, ChessNames):
     def is_attacked_by(self, color: Color, square: int) -> bool:
         """Does any piece of color attack square (0..89)? See attackers()."""
         if type(color) is not Color:
-            color = _check_color(color)
+            color = check_enum("color", color, Color)
         return (
             self._board.attackers_mask(
                 color, square if type(square) is int else check_square(square)
@@ -682,7 +661,7 @@ class Position(_core.PositionBase, ChessNames):
         pins intersect. A piece moving onto a line can also expose its king by
         becoming a cannon's only screen; that is not a pin of the piece.
         """
-        who = _check_color(color)
+        who = check_enum("color", color, Color)
         sq = check_square(square)
         piece = self.piece_at(sq)
         if piece is None or piece.color != who:

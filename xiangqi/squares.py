@@ -10,6 +10,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator, Set
 
+from ._checks import check_int
+
 FILE_NAMES = "abcdefghi"
 RANK_NAMES = "0123456789"
 
@@ -32,28 +34,14 @@ def quote(value: object) -> str:
     return text if len(text) <= 2 * QUOTE_LIMIT else text[: 2 * QUOTE_LIMIT] + "..."
 
 
-def _index(value: object, what: str) -> int:
-    """value as a plain int (operator.index semantics; bools refused), else TypeError."""
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{what} must be an int, got {type(value).__name__}")
-    # int.__int__ gives the real value even from an int subclass whose operators lie.
-    return int.__int__(operator.index(value))  # type: ignore[arg-type]
-
-
 def check_square(value: object) -> int:
     """A public square number 0..89 as a plain int: TypeError or ValueError otherwise."""
-    sq = _index(value, "square")
-    if not 0 <= sq < 90:
-        raise ValueError(f"square must be in 0..89, got {sq}")
-    return sq
+    return check_int("square", value, 0, 89)
 
 
 def square(file: int, rank: int) -> int:
     """Square number (0..89) of a file (0..8, a..i) and rank (0..9, from Red's side)."""
-    f, r = _index(file, "file"), _index(rank, "rank")
-    if not (0 <= f < 9 and 0 <= r < 10):
-        raise ValueError(f"file must be 0..8 and rank 0..9, got file {f}, rank {r}")
-    return f + 9 * r
+    return check_int("file", file, 0, 8) + 9 * check_int("rank", rank, 0, 9)
 
 
 def square_file(sq: int) -> int:
@@ -96,10 +84,11 @@ class SquareSet(Set[int]):
     __slots__ = ("_mask",)
 
     def __init__(self, squares: Iterable[int] | int = 0) -> None:
-        if isinstance(squares, int) and not isinstance(squares, bool):
-            if not 0 <= squares < 1 << 90:
-                raise ValueError(f"square mask must fit in 90 bits, got {squares}")
-            self._mask = squares
+        if not isinstance(squares, bool) and hasattr(type(squares), "__index__"):
+            mask = check_int("square mask", squares)  # a NumPy integer too
+            if not 0 <= mask < 1 << 90:
+                raise ValueError(f"square mask must fit in 90 bits, got {mask}")
+            self._mask = mask
         else:
             mask = 0
             for sq in squares:  # type: ignore[union-attr]
@@ -111,7 +100,10 @@ class SquareSet(Set[int]):
         return cls(it)
 
     def __contains__(self, sq: object) -> bool:
-        return isinstance(sq, int) and 0 <= sq < 90 and bool(self._mask >> sq & 1)
+        if isinstance(sq, bool) or not hasattr(type(sq), "__index__"):
+            return False
+        square = operator.index(sq)  # type: ignore[arg-type]
+        return 0 <= square < 90 and bool(self._mask >> square & 1)
 
     def __iter__(self) -> Iterator[int]:
         mask = self._mask

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 from xml.sax.saxutils import quoteattr
 
+from ._checks import check_bool, check_enum, check_int
 from ._glyphs import GLYPHS, UNITS_PER_EM
 from .display import piece_character
 from .move import Move
@@ -338,12 +339,9 @@ def board(
     pieces = pos.piece_map() if pos is not None else {}
     move = _read_move(lastmove) if lastmove is not None else None
     if orientation is not None:
-        if isinstance(orientation, bool) or orientation not in (Color.RED, Color.BLACK):
-            raise TypeError(f"orientation must be RED or BLACK, got {orientation!r}")
-        flipped = Color(orientation) == Color.BLACK
-    elif not isinstance(flipped, (bool, int)):
-        raise TypeError(f"flipped must be a bool, got {type(flipped).__name__}")
-    flipped = bool(flipped)
+        flipped = check_enum("orientation", orientation, Color) == Color.BLACK
+    else:
+        flipped = check_bool("flipped", flipped)
     palette = dict(COLORS)
     if colors is not None:
         if not isinstance(colors, Mapping):
@@ -355,10 +353,7 @@ def board(
                 )
             palette[key] = _color(value, f"colors[{key!r}]")
     if size is not None:
-        if isinstance(size, bool) or not isinstance(size, int):
-            raise TypeError(f"size must be an int (pixels), got {type(size).__name__}")
-        if not 1 <= size <= MAX_SIZE:
-            raise ValueError(f"size must be 1..{MAX_SIZE} pixels, got {size}")
+        size = check_int("size", size, 1, MAX_SIZE)  # pixels
     coordinate_font = "sans-serif" if font_family is None else font_family
     if not isinstance(coordinate_font, str):
         raise TypeError(f"font_family must be a str, got {type(coordinate_font).__name__}")

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from .._checks import check_int
+from .._checks import check_enum, check_int
 from ..pieces import Color
 from ..position import Position
 from .actions import NUM_ACTIONS
@@ -78,11 +78,7 @@ def _check_perspective(perspective: Color | None) -> int:
     # -1 (the side to move's view) for None, else the Color's number; bool refused.
     if perspective is None:
         return -1
-    if isinstance(perspective, bool) or not isinstance(perspective, (int, np.integer)):
-        raise TypeError(f"perspective must be a Color or None, got {type(perspective).__name__}")
-    if perspective not in (Color.RED, Color.BLACK):
-        raise ValueError(f"perspective must be Color.RED or Color.BLACK, got {perspective!r}")
-    return int(perspective)
+    return int(check_enum("perspective", perspective, Color))
 
 
 def encode_batch(
