@@ -127,6 +127,16 @@ def test_numpy_integers_in_values() -> None:
         board(Position(), flipped=1)  # a flag is a bool, not an int
 
 
+def test_an_engine_spin_option_takes_a_numpy_integer() -> None:
+    from xiangqi.engine import EngineOptionError
+    from xiangqi.engine.values import Option
+
+    spin = Option("Hash", "spin", 16, 1, 64, ())
+    assert spin.parse(np.int64(32)) == spin.parse(32) == "32"
+    with pytest.raises(EngineOptionError, match="takes an int, got True"):
+        spin.parse(True)
+
+
 def test_a_huge_int_still_gets_a_message() -> None:
     # Python refuses to print an int of more than 4300 digits: the message must not need to.
     with pytest.raises(

@@ -295,10 +295,13 @@ class Option:
                 return value.lower()
             raise EngineOptionError(f"{where} takes True or False, got {value!r:.{_QUOTE}}")
         if self.type == "spin":
-            if isinstance(value, bool) or not isinstance(value, (int, str)):
+            # an int (a NumPy integer too: the rule of xiangqi/_checks.py) or its text
+            if isinstance(value, bool) or not (
+                isinstance(value, str) or hasattr(type(value), "__index__")
+            ):
                 raise EngineOptionError(f"{where} takes an int, got {value!r:.{_QUOTE}}")
             try:  # text as the engine protocols write numbers: ASCII digits, optional sign
-                number = _int(value) if isinstance(value, str) else int(value)
+                number = _int(value) if isinstance(value, str) else check_int(self.name, value)
             except ValueError:
                 raise EngineOptionError(f"{where} takes an int, got {value!r:.{_QUOTE}}") from None
             if (self.min is not None and number < self.min) or (
