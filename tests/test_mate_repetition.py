@@ -162,3 +162,96 @@ def test_fairy_stockfish_finds_the_mate_after_the_shuffle(fairy: SimpleEngine) -
     line = pos.find_mate(3)
     assert line is not None and len(line) == 2 * score.moves - 1
     assert str(line[0]) == str(info["pv"][0])
+
+
+# -- a second algorithm: brute force by the rules' own judge ------------------------
+
+
+def has_mating_move(pos: Position) -> bool:
+    """Does the side to move have a move after which the other has no legal move?"""
+    for move in pos.legal_moves():
+        pos.push(move)
+        lost = not pos.has_legal_moves()
+        pos.pop()
+        if lost:
+            return True
+    return False
+
+
+def mates_within_three(pos: Position) -> bool:
+    """A mate within three plies by brute force over the game with its history, every
+    other ending ruled by Position.outcome() (the library's rule judge, not the search):
+    the attacker wins when the defender is left without a legal move; a game that
+    outcome() ends otherwise (a repetition) is no mate for the attacker."""
+    for move in pos.legal_moves():
+        pos.push(move)
+        try:
+            if not pos.has_legal_moves():
+                return True
+            if pos.outcome() is not None:
+                continue
+            held = False
+            for reply in pos.legal_moves():
+                pos.push(reply)
+                held = pos.outcome() is not None or not has_mating_move(pos)
+                pos.pop()
+                if held:
+                    break
+            if not held:
+                return True
+        finally:
+            pos.pop()
+    return False
+
+
+#: Round trips from SHUFFLED_FEN's squares: Red's king and horse, Black's king.
+RED_TRIPS = ["d1e1", "d1d2", "i2g1", "i2g3", "i2h0"]
+BLACK_TRIPS = ["d9d8", "d9e9", "d9e8"]
+
+
+def trips(moves: list[str]) -> Iterator[list[str]]:
+    """One side's four moves: two round trips one after the other, or one inside the other
+    (there, there, back, back), so the game's positions come back in many orders."""
+    for a in moves:
+        for b in moves:
+            back_a, back_b = a[2:] + a[:2], b[2:] + b[:2]
+            yield [a, back_a, b, back_b]
+            if a[:2] != b[:2]:
+                yield [a, b, back_b, back_a]
+
+
+def shuffled_games() -> Iterator[Position]:
+    """Every game from SHUFFLED_FEN of eight quiet moves, Red's and Black's round trips
+    interleaved (each move legal, none ending the game), Red to move."""
+    for red in trips(RED_TRIPS):
+        for black in trips(BLACK_TRIPS):
+            game = shuffled_game(red, black)
+            if game is not None:
+                yield game
+
+
+def shuffled_game(red: list[str], black: list[str]) -> Position | None:
+    """The game of those moves, or None when one is illegal or ends the game."""
+    pos = Position(SHUFFLED_FEN)
+    for red_move, black_move in zip(red, black, strict=True):
+        for text in (red_move, black_move):
+            move = Move.from_iccs(text)
+            if not pos.is_legal(move):
+                return None
+            pos.push(move)
+            if pos.outcome() is not None:
+                return None
+    return pos
+
+
+def test_the_search_agrees_with_brute_force_by_the_rules() -> None:
+    history_mattered = 0
+    games = 0
+    for pos in shuffled_games():
+        games += 1
+        expected = mates_within_three(pos)
+        line = pos.find_mate(3)
+        assert (line is not None) == expected, " ".join(str(m) for m in pos.move_stack)
+        bare = Position(pos.fen())
+        history_mattered += mates_within_three(bare) != expected
+    assert games >= 30 and history_mattered >= 3  # the repetition rules are exercised
