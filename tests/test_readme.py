@@ -34,15 +34,28 @@ def test_tour_runs_as_shown() -> None:
 
 
 def test_setup_commands_are_the_ones_ci_runs() -> None:
+    """CI runs the README's two set-up commands as written, first, in a fresh environment:
+    .ci/run reads them with scripts/readme_setup.py, which must read exactly these two."""
+    import importlib.util
+
     (block,) = re.findall(r"```sh\n(.*?)```", section("## Set-up"), re.S)
     first, second = (line.split("  #")[0].strip() for line in block.strip().splitlines())
     assert first == "pip install . && xiangqi perft 5"
-    install, _, test_command = second.partition(" && ")
-    assert install == 'pip install -e ".[test]"'
+    assert second == 'pip install -e ".[test]" && python -m pytest'
+    spec = importlib.util.spec_from_file_location(
+        "readme_setup", ROOT / "scripts" / "readme_setup.py"
+    )
+    assert spec is not None and spec.loader is not None
+    readme_setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(readme_setup)
+    assert readme_setup.setup_commands(TEXT) == [first, second]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    ran = ci.split('echo "== the README\'s test command"\n', 1)[1].splitlines()[0].strip()
-    assert test_command == ran == "python -m pytest"
-    assert "xiangqi perft" in ci.split("the README's main job", 1)[1].splitlines()[1]
+    fresh = ci.index('python3 -m venv "$work/dev"')
+    listed = ci.index("python scripts/readme_setup.py --list")
+    ran = ci.index('bash -euo pipefail -c "$command"')
+    extras = ci.index('pip install --quiet -e ".[test,')
+    assert fresh < listed < ran < extras
+    assert "pip install" not in ci[fresh:ran]
 
 
 def test_speed_figures_come_from_the_performance_page() -> None:
