@@ -64,6 +64,29 @@ def shown_blocks(text: str) -> list[tuple[int, str]]:
     return blocks
 
 
+def _checkout_files(failures: list[str]) -> None:
+    """Report each file an example opens from the checkout outside the package's own folder:
+    a reader who installed with ``pip install .`` has the package, not the checkout's
+    ``tests/`` or ``examples/`` (an editable install would hide that from this run)."""
+    import xiangqi  # the package's own files (its data included) are installed too
+
+    package = Path(xiangqi.__file__).resolve().parent
+
+    def hook(event: str, args: tuple[object, ...]) -> None:
+        if event != "open" or not isinstance(args[0], (str, bytes, os.PathLike)):
+            return
+        try:
+            path = Path(os.fsdecode(args[0])).resolve()
+        except (OSError, ValueError):
+            return
+        if path.is_relative_to(ROOT) and not path.is_relative_to(package):
+            message = f"an example reads {path.relative_to(ROOT)} from the checkout"
+            if message not in failures:
+                failures.append(message)
+
+    sys.addaudithook(hook)
+
+
 def run_page(page: Path) -> dict[str, object]:
     """Run one page's shown examples here (this interpreter, the current folder)."""
     parser = doctest.DocTestParser()
@@ -71,6 +94,7 @@ def run_page(page: Path) -> dict[str, object]:
     globs: dict[str, object] = {"__name__": "__main__"}
     failures: list[str] = []
     text = page.read_text(encoding="utf-8")
+    _checkout_files(failures)
     for lineno, source in shown_blocks(text):
         test = parser.get_doctest(source, globs, page.name, str(page), lineno)
         test.globs = globs  # DocTest copies its globs: share one namespace across the page

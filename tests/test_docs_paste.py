@@ -102,6 +102,21 @@ def test_pages_share_no_names_and_run_in_an_empty_folder(tmp_path: Path) -> None
     assert _figures(done.stdout, "second") == (4, 1)  # only its import passes
 
 
+def test_a_page_that_reads_the_checkouts_files_fails(tmp_path: Path) -> None:
+    """``Path(xiangqi.__file__).parent.parent`` is the checkout only in an editable install:
+    after ``pip install .`` it is site-packages, so an example reading tests/ or examples/
+    from there fails for the reader; the check says so although the example passes here."""
+    body = (
+        ">>> from pathlib import Path\n>>> import xiangqi\n"
+        ">>> ROOT = Path(xiangqi.__file__).resolve().parent.parent\n"
+        ">>> len((ROOT / 'examples' / 'openings.pgn').read_bytes()) > 0\nTrue\n"
+    )
+    done = _run(_page(tmp_path, "checkout", ("doctest", body)))
+    assert done.returncode == 1
+    assert _figures(done.stdout, "checkout") == (4, 4)  # every example passes in a checkout
+    assert "an example reads examples/openings.pgn from the checkout" in done.stderr
+
+
 def test_bad_usage_exits_2(tmp_path: Path) -> None:
     done = _run(tmp_path / "missing.md")
     assert done.returncode == 2 and "no such page" in done.stderr
