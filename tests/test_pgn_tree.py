@@ -321,7 +321,8 @@ def test_from_board_and_outcome_rule_by_the_chosen_rule_set() -> None:
     assert game.tags["Rules"] == "chinese"
     assert game.outcome(rules=Rules.CHINESE) == pos.outcome(rules="chinese")
     assert game.outcome(rules="chinese") is not None
-    assert game.outcome() == asian.outcome() == pos.outcome()
+    assert game.outcome() == pos.outcome(rules="chinese")  # by its Rules tag
+    assert asian.outcome() == game.outcome(rules="asian") == pos.outcome()
     again = read_game(game.to_pgn())
     assert again is not None
     assert (again.tags["Rules"], again.tags["Termination"], again.result) == (

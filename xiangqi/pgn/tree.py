@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..errors import IllegalMoveError, InvalidFenError
+from ..errors import IllegalMoveError, InvalidFenError, XiangqiError
 from ..fen import START_FEN
 from ..move import Move
 from ..notation import chinese, san, wxf
@@ -340,14 +340,34 @@ class Game(GameNode):
         return game
 
     def outcome(
-        self, repetitions: int = 3, move_limit: int = 120, rules: Rules | str = Rules.ASIAN
+        self,
+        repetitions: int = 3,
+        move_limit: int = 120,
+        rules: Rules | str | None = None,
     ) -> Outcome | None:
         """The rulings on the main line's last position (Position.outcome), None if it goes on.
 
         Only the moves of this game count towards repetitions; the ruling is the rules', not
-        the Result tag's (which says what the record claims). rules: "asian" (the default)
-        or "chinese" (xiangqi.Rules); a Rules tag in the record does not change it.
+        the Result tag's (which says what the record claims). rules: "asian" or "chinese"
+        (xiangqi.Rules); by default (None) the game's own Rules tag (``[Rules "chinese"]``,
+        as Game.from_board and the match runner write it; the tag's case and surrounding
+        spaces do not matter), and the Asian rules when it has none.
+
+        Raises XiangqiError (a ValueError) when rules is None and the Rules tag names
+        another rule set: the ruling would be a guess, so pass ``rules=`` to choose.
         """
+        if rules is None:
+            tag = self.tags.get("Rules")
+            if tag is None:
+                rules = Rules.ASIAN
+            else:
+                try:
+                    rules = Rules(tag.strip().lower())
+                except ValueError:
+                    raise XiangqiError(
+                        f"the game's Rules tag is {_quote(tag)}, not 'asian' or 'chinese': "
+                        "pass outcome(rules=...) to choose the rule set"
+                    ) from None
         rules = check_rules(rules)
         return self._end_position().outcome(
             repetitions=repetitions, move_limit=move_limit, rules=rules
