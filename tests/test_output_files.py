@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import socket
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -265,3 +267,189 @@ def test_a_long_file_name_gets_a_temporary_name_that_fits(tmp_path: Path) -> Non
 def test_a_path_of_the_wrong_type_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="path"):
         check_output(42)  # type: ignore[arg-type]
+
+
+# -- a process's file descriptors, permissions, argument slips ----------------------------------
+
+
+def test_a_file_descriptor_link_is_refused_and_the_open_file_kept(tmp_path: Path) -> None:
+    # /dev/stdout, /dev/fd/N and /proc/self/fd/N point at whatever the descriptor has open
+    # (a shell's `>> log.pgn`): replacing "the target" would wipe that file, not write to it.
+    log = tmp_path / "log.pgn"
+    log.write_bytes(OLD)
+    alias = tmp_path / "out.pgn"
+    with open(log, "ab") as handle:
+        fd = handle.fileno()
+        alias.symlink_to(f"/dev/fd/{fd}")  # a chain of links ending at a descriptor
+        for path in (f"/proc/self/fd/{fd}", f"/dev/fd/{fd}", alias):
+            with pytest.raises(OutputFileError, match="file descriptor"):
+                replace_file(path, _write(b"x"))
+        with pytest.raises(OutputFileError, match=r"file descriptor.*/dev/stdout"):
+            check_output("/dev/stdout")
+    assert log.read_bytes() == OLD and sorted(os.listdir(tmp_path)) == ["log.pgn", "out.pgn"]
+
+
+def test_the_cli_refuses_dev_stdout_redirected_to_a_file(tmp_path: Path) -> None:
+    log = tmp_path / "log.pgn"
+    log.write_bytes(OLD)
+    source = tmp_path / "in.pgn"
+    source.write_bytes(b'[Event "x"]\n\n1. h2e2 *\n')
+    with open(log, "ab") as stdout:  # xiangqi convert in.pgn /dev/stdout --to pgn >> log.pgn
+        run = subprocess.run(
+            [sys.executable, "-m", "xiangqi", "convert", str(source), "/dev/stdout", "--to", "pgn"],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert run.returncode == 2 and "file descriptor" in run.stderr, run.stderr
+    assert log.read_bytes() == OLD
+
+
+def test_a_trailing_slash_names_a_directory_and_is_refused(tmp_path: Path) -> None:
+    for name in ("new.txt/", "new.txt/.", "new.txt/.."):
+        with pytest.raises(OutputFileError, match="names a directory"):
+            check_output(f"{tmp_path}/{name}")
+        with pytest.raises(OutputFileError, match="names a directory"):
+            replace_file(f"{tmp_path}/{name}", _write(b"x"))
+    with pytest.raises(OutputFileError, match="names a directory"):
+        check_output(os.fsencode(tmp_path) + b"/new.txt/")
+    assert os.listdir(tmp_path) == []
+
+
+def _as_nobody(action: Callable[[], object]) -> tuple[str, str]:
+    """Run action in a forked child as the user nobody (65534); (the exception's class name
+    or "ok", its message)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to become another user")
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            try:
+                action()
+                answer = "ok\n"
+            except Exception as exc:
+                answer = f"{type(exc).__name__}\n{exc}"
+            os.write(write, answer.encode("utf-8", "backslashreplace"))
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        answer = pipe.read().decode("utf-8")
+    os.waitpid(pid, 0)
+    kind, _, message = answer.partition("\n")
+    return kind, message
+
+
+@pytest.fixture
+def shared() -> Iterator[Callable[[int], Path]]:
+    """Make a folder of a given mode that the user nobody can reach (pytest's own temporary
+    folders are root's alone), removed afterwards."""
+    made: list[Path] = []
+
+    def make(mode: int) -> Path:
+        folder = Path(tempfile.mkdtemp(prefix="xiangqi-shared-"))
+        made.append(folder)
+        os.chmod(folder, mode)
+        return folder
+
+    yield make
+    for folder in made:
+        os.chmod(folder, 0o700)
+        shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o444])
+def test_another_users_file_in_a_world_writable_folder_is_not_replaced(
+    shared: Callable[[int], Path], mode: int
+) -> None:
+    # Write permission on the folder lets one rename over any file in it (no sticky bit);
+    # the rules ask for permission to write the file itself, as open(path, "w") would.
+    folder = shared(0o777)
+    theirs = folder / "theirs.pgn"
+    theirs.write_bytes(OLD)
+    os.chmod(theirs, mode)
+    kind, message = _as_nobody(lambda: replace_file(theirs, _write(b"mine")))
+    assert kind == "OutputFileError" and "permission denied" in message, message
+    assert str(theirs) in message
+    st = theirs.stat()
+    assert theirs.read_bytes() == OLD and st.st_uid == 0 and stat.S_IMODE(st.st_mode) == mode
+    assert os.listdir(folder) == ["theirs.pgn"]
+
+
+def test_a_folder_that_cannot_be_written_names_the_output_not_the_temporary(
+    shared: Callable[[int], Path],
+) -> None:
+    folder = shared(0o555)
+    out = folder / "new.pgn"
+    kind, message = _as_nobody(lambda: replace_file(out, _write(b"x")))
+    assert kind == "PermissionError" and str(out) in message and ".part" not in message, message
+    assert os.listdir(folder) == []
+
+
+def test_a_full_disk_names_the_output(tmp_path: Path) -> None:
+    path = tmp_path / "out.pgn"
+    path.write_bytes(OLD)
+
+    def full(out: IO[bytes]) -> None:
+        out.write(b"x")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # as write() raises it
+
+    with pytest.raises(OSError, match="out.pgn") as info:
+        replace_file(path, full)
+    assert info.value.errno == errno.ENOSPC and info.value.filename == str(path)
+    # An error reading an input (not ENOSPC's kind) is not blamed on the output.
+    with pytest.raises(OSError) as info:
+        replace_file(path, lambda out: open(tmp_path / "missing.pgn", "rb"))
+    assert info.value.filename == str(tmp_path / "missing.pgn")
+    assert path.read_bytes() == OLD and os.listdir(tmp_path) == ["out.pgn"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")
+def test_root_replacing_another_users_setuid_file_keeps_owner_and_bits(tmp_path: Path) -> None:
+    path = tmp_path / "tool.pgn"
+    path.write_bytes(OLD)
+    os.chown(path, 65534, 65534)
+    os.chmod(path, 0o4755)  # after chown: chown clears the set-user-ID bit
+    replace_file(path, _write(b"new"))
+    st = path.stat()
+    assert (st.st_uid, st.st_gid) == (65534, 65534)
+    assert stat.S_IMODE(st.st_mode) == 0o4755 and path.read_bytes() == b"new"
+
+
+def test_a_bad_encoding_is_a_lookup_error_and_leaves_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "old.txt"
+    path.write_bytes(OLD)
+    with pytest.raises(LookupError, match="bogus"):
+        ReplacingFile(path, encoding="bogus")
+    with pytest.raises(LookupError, match="hex"):  # a codec, but not a text encoding
+        ReplacingFile(path, encoding="hex")
+    with pytest.raises(TypeError, match="encoding"):
+        ReplacingFile(path, encoding=8)  # type: ignore[arg-type]
+    assert path.read_bytes() == OLD and os.listdir(tmp_path) == ["old.txt"]
+
+
+def test_argument_slips_are_type_errors_naming_the_argument(tmp_path: Path) -> None:
+    path = tmp_path / "old.txt"
+    path.write_bytes(OLD)
+    with pytest.raises(TypeError, match="text must be a bool"):
+        ReplacingFile(path, text="x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="check_outputs.*mapping"):
+        check_outputs(["a"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="inputs"):
+        check_outputs({"--pgn": path}, None)  # type: ignore[arg-type]
+    # One path as inputs would be read letter by letter: refused, as None is.
+    for inputs in (None, str(path), path, os.fsencode(path), 5):
+        with pytest.raises(TypeError, match="inputs"):
+            check_output(path, inputs=inputs)  # type: ignore[arg-type]
+    for bad in ((1,), (1, 2, 3), ("a", 1), (True, 1)):
+        with pytest.raises(TypeError, match="st_dev, st_ino"):
+            check_output(path, inputs=[bad])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="input is a path"):
+        check_output(path, inputs=[5])  # type: ignore[list-item]
+    assert path.read_bytes() == OLD and os.listdir(tmp_path) == ["old.txt"]

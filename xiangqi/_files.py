@@ -4,25 +4,34 @@ user's output file (records, books, match results).
 The rules (docs/records.md, "Users' files"):
 
 - ``check_output`` runs BEFORE anything is read or written. It refuses (OutputFileError) an
-  output that is a directory, a FIFO, a character or block device (``/dev/null``) or a
-  socket: such a thing is never opened (``os.stat`` only, so a FIFO cannot hang) nor
-  replaced. It refuses an output that is the same file as an input BY IDENTITY (device and
-  inode: a hard link or a symbolic link under another name is caught), and an output whose
-  directory does not exist. It returns the real target: a symbolic link is followed, so
-  the file it points to is replaced and the link stays a link.
+  output that is a directory (or names one: a trailing slash), a FIFO, a character or block
+  device (``/dev/null``) or a socket: such a thing is never opened (``os.stat`` only, so a
+  FIFO cannot hang) nor replaced. It refuses a process's open file descriptor
+  (``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``: the file a shell redirected there
+  would be replaced, not written to), an existing file the caller may not write (a
+  writable directory does not make another user's file ours), an output that is the same
+  file as an input BY IDENTITY (device and inode: a hard link or a symbolic link under
+  another name is caught), and an output whose directory does not exist. It returns the
+  real target: a symbolic link is followed, so the file it points to is replaced and the
+  link stays a link.
 - ``replace_file`` and ``ReplacingFile`` write a temporary file beside the real target,
   flush and fsync it, give it the old file's permission bits (a new file: ``0o666`` less
-  the umask) and move it over the target with ``os.replace``. On any failure (a full disk,
-  an exception in the writer, Ctrl-C) the old file is left untouched and the temporary
-  file is removed.
+  the umask; another owner's file keeps its owner, and then its bits, set-user-ID included,
+  when root replaces it) and move it over the target with ``os.replace``. On any failure (a
+  full disk, an exception in the writer, Ctrl-C) the old file is left untouched and the
+  temporary file is removed; an error of the temporary file names the output.
 - Paths may be str (undecodable bytes kept by surrogateescape), bytes or os.PathLike; a
   path is never encoded strictly as UTF-8.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import errno
+import io
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
@@ -48,6 +57,12 @@ InputArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]", tuple[int
 
 T = TypeVar("T")
 
+#: The errors only a write gives (an OSError without a file name, raised by writing the
+#: temporary file, is named as the output; one from reading an input is not).
+_WRITE_ERRORS = frozenset(
+    getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EROFS") if hasattr(errno, name)
+)
+
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -70,6 +85,49 @@ def _text(path: object, what: str) -> str:
     if "\0" in text:
         raise OutputFileError(f"the {what} path holds a NUL character: {text!r}")
     return text
+
+
+def _inputs(inputs: object) -> list[InputArg]:
+    """inputs as a list, each item checked: a path, a (st_dev, st_ino) pair or None."""
+    if isinstance(inputs, (str, bytes, os.PathLike)) or not isinstance(inputs, Iterable):
+        raise TypeError(
+            "inputs is an iterable of paths or (st_dev, st_ino) pairs (one path goes in a "
+            f"list), got {type(inputs).__name__}"
+        )
+    items = list(inputs)
+    for item in items:
+        if isinstance(item, tuple):
+            if len(item) != 2 or not all(
+                isinstance(n, int) and not isinstance(n, bool) for n in item
+            ):
+                raise TypeError(
+                    f"an identity in inputs is a (st_dev, st_ino) pair of ints, got {item!r}"
+                )
+        elif item is not None:
+            _text(item, "input")
+    return items
+
+
+#: The folders of a process's open file descriptors, as os.path.realpath gives them
+#: (/dev/fd is /proc/self/fd; /proc/self is /proc/<pid>).
+_DESCRIPTORS = re.compile(r"/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/(?:fd|map_files)")
+
+
+def _descriptor_link(text: str) -> bool:
+    """Whether path is, or is a symbolic link (chain) to, a process's file descriptor
+    (/dev/stdout, /dev/fd/N, /proc/self/fd/N): its "target" is whatever that descriptor
+    has open, which is not a file of that name."""
+    path = text
+    for _ in range(40):  # the kernel's own limit on a chain of links
+        folder = os.path.realpath(os.path.dirname(path))
+        if _DESCRIPTORS.fullmatch(folder):
+            return True
+        try:
+            link = os.readlink(path)
+        except (OSError, ValueError):
+            return False
+        path = os.path.join(folder, link)
+    return False
 
 
 def file_id(handle: object) -> tuple[int, int] | None:
@@ -102,8 +160,23 @@ def check_output(path: PathArg, *, inputs: Iterable[InputArg] = (), what: str = 
     count, and an output whose directory does not exist. The returned path is absolute
     with symbolic links resolved: the file a link points to is what gets replaced.
     what names the output in messages ("output", "--pgn", ...).
+
+    Also refused: a path that names a directory (``new/``, ``x/.``), a process's open file
+    descriptor (``/dev/stdout``, ``/dev/fd/1``: write to a named file instead) and an
+    existing file the caller may not write. inputs is an iterable (TypeError for one path
+    or None; one path goes in a list).
     """
+    sources = _inputs(inputs)
     text = _text(path, what)
+    if os.path.basename(text) in ("", ".", ".."):
+        raise OutputFileError(
+            f"the {what} names a directory, not a file: {text!r}; give a file name"
+        )
+    if _descriptor_link(text):
+        raise OutputFileError(
+            f"the {what} is a process's open file descriptor, not a file: {text!r}; "
+            "refusing to replace the file it has open (write to a named file)"
+        )
     real = os.path.realpath(text)
     try:
         st: os.stat_result | None = os.stat(text)
@@ -113,6 +186,11 @@ def check_output(path: PathArg, *, inputs: Iterable[InputArg] = (), what: str = 
         raise OutputFileError(f"the {what} cannot be written: {text!r} ({exc.strerror})") from None
     if st is not None:
         _refuse_kind(st, text, what)
+        if not _may_write(real):
+            raise OutputFileError(
+                f"the {what} cannot be written: {text!r} (permission denied: the file is "
+                "not writable by this user; refusing to replace it)"
+            )
     folder = os.path.dirname(real)
     try:
         folder_st = os.stat(folder)
@@ -120,7 +198,7 @@ def check_output(path: PathArg, *, inputs: Iterable[InputArg] = (), what: str = 
         folder_st = None
     if folder_st is None or not stat.S_ISDIR(folder_st.st_mode):
         raise OutputFileError(f"the {what} {text!r} is in no directory: {folder!r} does not exist")
-    for item in inputs:
+    for item in sources:
         if item is None:
             continue
         if isinstance(item, tuple):
@@ -149,7 +227,12 @@ def check_outputs(
     """check_output for each output (a mapping from its name in messages, such as
     "--pgn", to a path or None for none), and refuse two outputs that name one file.
     Returns the real target of each output given."""
-    sources = list(inputs)
+    if not isinstance(outputs, Mapping):
+        raise TypeError(
+            "check_outputs() takes a mapping from each output's name to its path, "
+            f"got {type(outputs).__name__}"
+        )
+    sources = _inputs(inputs)
     checked: dict[str, str] = {}
     for what, path in outputs.items():
         if path is None:
@@ -162,6 +245,13 @@ def check_outputs(
                 )
         checked[what] = real
     return checked
+
+
+def _may_write(path: str) -> bool:
+    """Whether this process may write the existing file path (by its effective ids)."""
+    if os.access in os.supports_effective_ids:
+        return os.access(path, os.W_OK, effective_ids=True)
+    return os.access(path, os.W_OK)
 
 
 def _same_target(a: str, b: str) -> bool:
@@ -212,22 +302,40 @@ class ReplacingFile:
         what: str = "output",
         encoding: str = "utf-8",
     ) -> None:
+        if not isinstance(text, bool):
+            raise TypeError(f"text must be a bool, got {type(text).__name__}")
+        if not isinstance(encoding, str):
+            raise TypeError(f"encoding must be a str, got {type(encoding).__name__}")
+        codecs.lookup(encoding)  # LookupError for an unknown encoding, before any file
         self.target = check_output(path, inputs=inputs, what=what)
+        self.shown = _text(path, what)  # the output as given: what errors name
         self.what = what
+        self.done = False
         folder, name = os.path.split(self.target)
         # Short enough that the temporary name fits in NAME_MAX whatever the target's.
         stem = os.fsdecode(os.fsencode(name)[:64])
-        fd, self.temporary = tempfile.mkstemp(prefix=f".{stem}.", suffix=".part", dir=folder)
-        self.done = False
         try:
-            if text:
-                self.handle = open(fd, "w", encoding=encoding)  # noqa: SIM115
-            else:
-                self.handle = open(fd, "wb")  # noqa: SIM115
+            fd, self.temporary = tempfile.mkstemp(prefix=f".{stem}.", suffix=".part", dir=folder)
+        except OSError as exc:  # the folder is read-only, full...: name the output
+            raise OSError(exc.errno, exc.strerror, self.shown) from None
+        try:
+            raw = open(fd, "wb")  # noqa: SIM115 -- owns fd from here
         except BaseException:
             os.close(fd)
             self._remove()
             raise
+        try:
+            self.handle = io.TextIOWrapper(raw, encoding=encoding) if text else raw
+        except BaseException:  # an encoding that is no text encoding ("hex")
+            raw.close()
+            self._remove()
+            raise
+
+    def _named(self, exc: OSError) -> OSError:
+        """exc naming the output instead of the temporary file (or nothing)."""
+        if exc.errno is None or exc.filename not in (None, self.temporary):
+            return exc
+        return OSError(exc.errno, exc.strerror or os.strerror(exc.errno), self.shown)
 
     def __enter__(self) -> ReplacingFile:
         return self
@@ -260,11 +368,17 @@ class ReplacingFile:
             else:
                 # Checked again: a match runs for hours; a FIFO made meanwhile stays.
                 _refuse_kind(old, self.target, self.what)
-                os.chmod(self.temporary, stat.S_IMODE(old.st_mode))
+                # The owner first: chown clears the set-user-ID and set-group-ID bits.
                 with contextlib.suppress(OSError):  # root replacing another user's file
                     if hasattr(os, "chown") and (old.st_uid, old.st_gid) != _owner(self.temporary):
                         os.chown(self.temporary, old.st_uid, old.st_gid)
+                os.chmod(self.temporary, stat.S_IMODE(old.st_mode))
             os.replace(self.temporary, self.target)
+        except OSError as exc:
+            with contextlib.suppress(Exception):
+                self.handle.close()
+            self._remove()
+            raise self._named(exc) from None
         except BaseException:
             with contextlib.suppress(Exception):
                 self.handle.close()
@@ -323,6 +437,11 @@ def replace_file(
     replacing = ReplacingFile(path, text=False, inputs=inputs, what=what)
     try:
         result = write(replacing.handle)
+    except OSError as exc:
+        replacing.discard()
+        if exc.filename is None and exc.errno in _WRITE_ERRORS:  # writing the temporary file
+            raise replacing._named(exc) from None
+        raise
     except BaseException:
         replacing.discard()
         raise
