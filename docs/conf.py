@@ -11,6 +11,7 @@ the tests' own data, and put on the page as MyST substitutions).
 
 from __future__ import annotations
 
+import doctest
 import os
 import re
 import sys
@@ -110,6 +111,10 @@ import os
 os.chdir({str(ROOT)!r})
 """
 doctest_test_doctest_blocks = ""  # only the ```{doctest} blocks, not every >>> in docstrings
+# Sphinx's default flags less IGNORE_EXCEPTION_DETAIL: a shown exception's class (as Python
+# prints it, module included) and message are compared too (scripts/check_docs_paste.py
+# uses the same flags).
+doctest_default_flags = doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1
 
 # -- pictures: the library draws them ---------------------------------------------------
 

@@ -9,7 +9,10 @@ order, in a fresh Python interpreter (so no page sees what another imported), wi
 namespace and an empty temporary working folder: an example that needs a name must import or
 make it, and one that needs a file must create it or show where it comes from. Prints, per page,
 the examples run and passed, and each failure; exits 1 if any example failed, 2 on bad usage.
-The option flags are the Sphinx doctest builder's defaults (ELLIPSIS, IGNORE_EXCEPTION_DETAIL).
+The option flags are docs/conf.py's ``doctest_default_flags`` (ELLIPSIS, DONT_ACCEPT_TRUE_FOR_1:
+a shown exception's class and message are compared). A file an example reads from the checkout
+(outside the package's own folder) is a failure: a reader who installed the package has no
+checkout.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 #: Fenced blocks a reader never sees: Sphinx's hidden setup and cleanup.
 HIDDEN = {"testsetup", "testcleanup"}
-FLAGS = doctest.ELLIPSIS | doctest.IGNORE_EXCEPTION_DETAIL | doctest.DONT_ACCEPT_TRUE_FOR_1
+FLAGS = doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|:{3,})\s*(?P<info>.*)$")
 
 

@@ -173,3 +173,35 @@ def test_every_docs_page_runs_as_pasted() -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr[-5000:]
     assert re.search(r"^all pages\s+(\d+) examples run,\s+\1 passed$", done.stdout, re.M)
+
+
+def test_a_shown_exceptions_class_and_message_are_compared(tmp_path: Path) -> None:
+    """A wrong message, or a class not named as Python prints it, fails (no
+    IGNORE_EXCEPTION_DETAIL), in the paste check and in the Sphinx doctest build alike."""
+    import doctest
+
+    shown = (
+        ">>> import xiangqi\n>>> xiangqi.Move.from_iccs('h2x9')\n"
+        "Traceback (most recent call last):\n  ...\n"
+    )
+    right = (
+        "xiangqi.errors.InvalidMoveError: expected ICCS move text of two squares a0..i9 "
+        "such as 'h2e2', got 'h2x9'\n"
+    )
+    short = right.removeprefix("xiangqi.errors.")
+    wrong = right.replace("'h2e2'", "'h0g2'")
+    pages = [
+        _page(tmp_path, name, ("doctest", shown + text))
+        for name, text in [("right", right), ("short", short), ("wrong", wrong)]
+    ]
+    done = _run(*pages)
+    assert [_figures(done.stdout, name) for name in ("right", "short", "wrong")] == [
+        (2, 2),
+        (2, 1),
+        (2, 1),
+    ]
+    conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+    flags = re.search(r"^doctest_default_flags = (.+)$", conf, re.M)
+    assert flags is not None, "docs/conf.py sets doctest_default_flags"
+    assert eval(flags[1], {"doctest": doctest}) == _script().FLAGS
+    assert not _script().FLAGS & doctest.IGNORE_EXCEPTION_DETAIL
