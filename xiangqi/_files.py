@@ -1,7 +1,8 @@
 """Users' files, written one way: the one home for every command or function that writes a
 user's output file (records, books, match results).
 
-The rules (docs/records.md, "Users' files"):
+The rules (the docs' records page, "Users' files":
+https://xiangqi-rules.readthedocs.io/en/latest/records.html#users-files):
 
 - ``check_output`` runs BEFORE anything is read or written. It refuses (OutputFileError) an
   output that is a directory (or names one: a trailing slash), a FIFO, a character or block

@@ -513,7 +513,8 @@ class Position(_core.PositionBase, ChessNames):
         none. checks_only=True: the attacker plays only checks. Repetitions are judged as
         the rules judge them, over the position's history since the last capture too:
         the game ends at a position's third occurrence (a second ends nothing), and a
-        defender may not hold by a one-sided perpetual check. See docs/mates.md.
+        defender may not hold by a one-sided perpetual check. See
+        https://xiangqi-rules.readthedocs.io/en/latest/mates.html.
 
         stop: a threading.Event; when another thread sets it, the search ends (within
         a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.

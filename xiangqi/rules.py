@@ -147,7 +147,8 @@ sequence that may never recur; no clause text of that rule was found to implemen
 Each rule with its article in each rule book, the code that applies it and the test that
 checks it, and how many of each book's illustrated cases the library rules as the book
 does (counted from the tests' data when the docs are built: nothing is typed here): the
-docs' game-end page, docs/game-end.md. The book cases are in
+docs' game-end page, https://xiangqi-rules.readthedocs.io/en/latest/game-end.html.
+The book cases are in
 ``tests/test_chinese_rule_cases.py`` and ``tests/test_rules_wxf.py``; known differences
 from Fairy-Stockfish are pinned as named tests in ``tests/test_rules.py``.
 """

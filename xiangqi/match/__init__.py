@@ -54,8 +54,9 @@ Checks, outputs, resuming
 On a Ray cluster
     ``--ray auto|local|ADDRESS`` (``run_match(..., ray=...)``) plays the rounds as Ray tasks
     on the cluster's workers; a round whose worker or node is lost is played again
-    (:mod:`xiangqi.match.distributed`, docs/distributed.md). Ray is an optional extra and is
-    imported only then.
+    (:mod:`xiangqi.match.distributed`; the docs' page:
+    https://xiangqi-rules.readthedocs.io/en/latest/distributed.html). Ray is an optional extra and
+    is imported only then.
 
 Modules: :mod:`~xiangqi.match.timecontrol`, :mod:`~xiangqi.match.spec` (EngineSpec),
 :mod:`~xiangqi.match.openings`, :mod:`~xiangqi.match.adjudication`,

@@ -179,12 +179,16 @@ _AUTHENTICATION_TEXT = re.compile(
     r"AuthenticationError: (.+?)(?:\.? Note: RAY_AUTH_MODE|\.? Ensure that|$)", re.MULTILINE
 )
 
+#: The docs site's page on distributed matches, named in the errors (an installed package
+#: has no docs/ folder).
+DOCS = "https://xiangqi-rules.readthedocs.io/en/latest/distributed.html"
+
 #: What a driver needs to join a cluster with token authentication (Ray's own names:
 #: ray/_private/authentication and ray.exceptions.AuthenticationError).
 AUTHENTICATION_HINT = (
     "the cluster uses Ray's token authentication: run the match with RAY_AUTH_MODE=token "
     "and the cluster's token (`ray get-auth-token` on the head prints it) in RAY_AUTH_TOKEN, "
-    "in a file named by RAY_AUTH_TOKEN_PATH, or in ~/.ray/auth_token (see docs/distributed.md)"
+    f"in a file named by RAY_AUTH_TOKEN_PATH, or in ~/.ray/auth_token (see {DOCS})"
 )
 
 
@@ -221,7 +225,7 @@ def connection_error(address: str | None, exc: BaseException) -> XiangqiError:
         )
     return XiangqiError(
         f"no Ray cluster at {address!r} ({exc}); start one with `ray start --head` "
-        "(see docs/distributed.md)"
+        f"(see {DOCS})"
     )
 
 

@@ -20,7 +20,8 @@ plane        contents
 
 uint8 rather than float32: a step of 1,024 environments then writes 1.4 MB of
 planes instead of 5.9 MB (the vectorised environment's measured rate is on the
-performance page, docs/performance.md, "Reinforcement learning");
+performance page, "Reinforcement learning":
+https://xiangqi-rules.readthedocs.io/en/latest/performance.html);
 ``planes.astype(np.float32)`` is one call for a network.
 
 Channels first, (N, C, 10, 9) in a batch, is the layout PyTorch's ``Conv2d`` takes. The
