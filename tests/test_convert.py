@@ -16,6 +16,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -311,3 +312,191 @@ def test_ctrl_c_while_converting_is_one_line_and_keeps_the_old_output(
     assert main(["convert", str(TWO), str(out)]) == 130
     assert capsys.readouterr().err == f"xiangqi: interrupted; {out} left as it was\n"
     assert out.read_bytes() == b"an earlier conversion\n" and os.listdir(tmp_path) == ["out.pgn"]
+
+
+# -- the output among a folder's files, folders at any depth, FIFOs, no games -------------------
+
+PRECIOUS = b'[Event "PRECIOUS"]\n\n1. h2e2 *\n'
+OTHER = b'[Event "other"]\n\n1. b2e2 *\n'
+
+
+def _club(tmp_path: Path) -> Path:
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "a.pgn").write_bytes(PRECIOUS)
+    (club / "b.pgn").write_bytes(OTHER)
+    return club
+
+
+def test_an_output_that_is_a_folders_file_under_another_name_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `ln -s club/a.pgn link.pgn; xiangqi convert club link.pgn` replaced a.pgn, whose games
+    # were skipped as "the output itself": only that very name in that folder is skipped.
+    club = _club(tmp_path)
+    link = tmp_path / "link.pgn"
+    link.symlink_to(club / "a.pgn")
+    hard = tmp_path / "hard.pgn"
+    os.link(club / "a.pgn", hard)
+    for output in (link, hard):
+        with pytest.raises(OutputFileError, match="also the input.*a.pgn"):
+            convert(club, output)
+        assert main(["convert", str(club), str(output)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("xiangqi: error:") and "also the input" in err
+    # A link inside the folder to the output: the output's file under another name too.
+    out = tmp_path / "out.pgn"
+    out.write_bytes(OTHER)
+    (club / "c.pgn").symlink_to(out)
+    with pytest.raises(OutputFileError, match="also the input"):
+        convert(club, out)
+    (club / "c.pgn").unlink()
+    assert (club / "a.pgn").read_bytes() == PRECIOUS and out.read_bytes() == OTHER
+    assert link.is_symlink() and sorted(os.listdir(club)) == ["a.pgn", "b.pgn"]
+
+
+def test_no_game_found_is_an_error_and_keeps_the_old_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An empty output is no game record (nothing reads it back): refused, the old file kept.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    prose = tmp_path / "prose"
+    prose.mkdir()
+    (prose / "notes.txt").write_text("prose, no games\n", encoding="utf-8")
+    keep = tmp_path / "keep.xqf"
+    keep.write_bytes(b"an earlier conversion\n")
+    for folder in (empty, prose):
+        with pytest.raises(XiangqiError, match="no game found"):
+            convert(folder, keep)
+        assert main(["convert", str(folder), str(keep)]) == 2
+        assert "no game found" in capsys.readouterr().err
+    assert keep.read_bytes() == b"an earlier conversion\n"
+    assert sorted(os.listdir(tmp_path)) == ["empty", "keep.xqf", "prose"]
+
+
+def test_recursive_reads_a_thousand_nested_folders(tmp_path: Path) -> None:
+    top = tmp_path / "deep"
+    folders = [top]
+    for _ in range(1000):  # deeper than Python's recursion limit
+        folders.append(folders[-1] / "d")
+    try:
+        for folder in folders:
+            folder.mkdir()
+        (folders[-1] / "x.pgn").write_bytes(PRECIOUS)
+        (top / "d" / "y.pgn").write_bytes(OTHER)
+        out = tmp_path / "out.pgn"
+        summary = convert(top, out, recursive=True)
+        # Depth first in name order: d/d/.../x.pgn ("d" sorts before "y.pgn"), then d/y.pgn.
+        assert [Path(p).name for p in summary.files] == ["x.pgn", "y.pgn"]
+        assert summary.games == 2 == games_in(out)
+    finally:  # bottom up: shutil.rmtree (and pytest's clean-up) recurse, as convert did
+        for folder in reversed(folders):
+            for name in ("x.pgn", "y.pgn"):
+                (folder / name).unlink(missing_ok=True)
+            if folder.exists():
+                folder.rmdir()
+
+
+def test_a_folder_file_that_cannot_be_reached_is_skipped_when_the_output_exists(
+    tmp_path: Path,
+) -> None:
+    # A subfolder that can be listed (r) but not entered (no x): its files' names are known,
+    # they cannot be opened nor stat'ed. Root reaches every file: run as nobody.
+    if os.geteuid() != 0:
+        pytest.skip("needs root to become another user")
+    base = Path(tempfile.mkdtemp(prefix="xiangqi-convert-"))
+    try:
+        os.chmod(base, 0o777)
+        top = base / "in"
+        (top / "sub").mkdir(parents=True)
+        (top / "a.pgn").write_bytes(PRECIOUS)
+        (top / "sub" / "x.pgn").write_bytes(OTHER)
+        os.chmod(top / "sub", 0o744)
+        out = base / "out.pgn"
+        out.write_bytes(b"an earlier conversion\n")
+        os.chown(out, 65534, 65534)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child, as nobody: never returns into pytest
+            try:
+                os.close(read)
+                os.setgroups([])
+                os.setgid(65534)
+                os.setuid(65534)
+                try:
+                    summary = convert(top, out, recursive=True)
+                    answer = f"{summary.games}\n" + "\n".join(
+                        f"{s.path}: {s.reason}" for s in summary.skipped
+                    )
+                except BaseException as exc:
+                    answer = f"{type(exc).__name__}: {exc}"
+                os.write(write, answer.encode("utf-8", "backslashreplace"))
+            finally:
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read, "rb") as pipe:
+            answer = pipe.read().decode("utf-8")
+        os.waitpid(pid, 0)
+        assert answer.splitlines() == [
+            "1",
+            f"{top / 'sub' / 'x.pgn'}: cannot be read: {os.strerror(errno.EACCES)}",
+        ]
+        assert games_in(out) == 1
+    finally:
+        shutil.rmtree(base)
+
+
+def test_a_fifo_named_as_an_input_with_no_writer_does_not_hang(tmp_path: Path) -> None:
+    # A named input is read whatever it is (a pipe such as <(...) as it comes); a FIFO that
+    # nobody writes reads as empty: no game, an error, not a hang.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    out = tmp_path / "out.pgn"
+    for extra in (["--from", "pgn"], []):
+        run = subprocess.run(
+            [sys.executable, "-m", "xiangqi", "convert", str(fifo), str(out), *extra],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert run.returncode == 2 and run.stderr.startswith("xiangqi: error:"), run.stderr
+    assert sorted(os.listdir(tmp_path)) == ["fifo"]
+
+
+def test_a_pipe_named_as_an_input_is_read(tmp_path: Path) -> None:
+    read, write = os.pipe()  # what a shell's <(cat two-games.pgn) names as /dev/fd/N
+    try:
+        with os.fdopen(write, "wb") as writer:
+            writer.write(PRECIOUS)  # fits in the pipe's buffer
+        out = tmp_path / "out.pgn"
+        assert convert(f"/dev/fd/{read}", out).games == 1 == games_in(out)
+    finally:
+        os.close(read)
+
+
+def test_a_folder_file_made_a_fifo_after_listing_is_skipped_not_waited_for(
+    tmp_path: Path,
+) -> None:
+    club = _club(tmp_path)
+    out = tmp_path / "out.pgn"
+    # In a child with a timeout: an open() of a FIFO with no writer blocks for ever.
+    code = (
+        "import os, sys\nimport xiangqi.records as records\n"
+        "listed = records._folder_files\n"
+        "def swapped(*args, **kwargs):\n"
+        "    found = listed(*args, **kwargs)\n"
+        "    os.unlink(found[0]); os.mkfifo(found[0])\n"
+        "    return found\n"
+        "records._folder_files = swapped\n"
+        "summary = records.convert(sys.argv[1], sys.argv[2])\n"
+        "print(summary.games, [(os.path.basename(s.path), s.reason) for s in summary.skipped])\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(club), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.stdout == "1 [('a.pgn', 'not a regular file (when it was opened)')]\n", run.stderr
+    assert stat.S_ISFIFO(os.lstat(club / "a.pgn").st_mode) and games_in(out) == 1

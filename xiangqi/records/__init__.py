@@ -142,11 +142,12 @@ def open_games(source: Source, *, format: str | None = None) -> Iterator[Game]:
     source is a path (str or os.PathLike) or an open file (binary; a text file is read as PGN).
     format ("pgn", "xqf", ...) skips the recognition. Games are read lazily: a collection
     of many games is never held in memory at once. A path's file is closed when the iterator
-    is used up or closed.
+    is used up or closed. A path is opened without waiting for a writer: a FIFO (or a pipe
+    such as ``/dev/fd/63``) is read as it comes, and one that nobody writes reads as empty.
     """
     fmt = find_format(format) if format is not None else None
     if isinstance(source, (str, os.PathLike)):
-        handle = open(source, "rb")  # closed by _games_then_close
+        handle = _open_input(source, any_kind=True)  # closed by _games_then_close
         try:
             if fmt is None:
                 fmt = _sniff(handle.read(HEAD_BYTES), source)
@@ -262,7 +263,9 @@ def write_games(
     format cannot hold, a full disk) leaves the file that was at path as it was. An output
     that is a directory, a FIFO, a device or a socket, or the file the games are read from
     (``write_games(open_games(p), p)``, the same file by identity, whatever its name), is
-    refused with RecordFileError.
+    refused with RecordFileError. No game at all (an empty list) is refused with
+    XiangqiError and the old file is left: an empty file is no game record. An item that
+    is not a Game is a TypeError naming it.
     """
     if not isinstance(path, (str, bytes, os.PathLike)):
         raise TypeError(
@@ -274,9 +277,28 @@ def write_games(
         raise UnknownFormatError(f"the {fmt.name} format has no writer")
     if not isinstance(games, Iterable):
         raise TypeError(f"write_games() takes an iterable of Games, got {type(games).__name__}")
-    return replace_file(
-        path, lambda out: write(games, out), inputs=[getattr(games, "file_id", None)]
-    )
+    shown = os.fsdecode(os.fspath(path))
+
+    def write_some(out: IO[bytes]) -> int:
+        n = write(_only_games(games, "write_games()"), out)
+        if not n:
+            raise XiangqiError(f"no game to write: {shown!r} not written (left as it was)")
+        return n
+
+    return replace_file(path, write_some, inputs=[getattr(games, "file_id", None)])
+
+
+def _only_games(games: Iterable[object], who: str) -> Iterator[Game]:
+    """The games, each checked to be a Game (TypeError naming the item that is not)."""
+    from ..pgn import Game
+
+    for number, game in enumerate(games):
+        if not isinstance(game, Game):
+            raise TypeError(
+                f"{who} takes Games; item {number} is not a Game: {game!r:.60} "
+                f"({type(game).__name__})"
+            )
+        yield game
 
 
 PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -330,18 +352,26 @@ def convert(
     stops the conversion. A folder gives every game record in it, recognised by content, in
     name order: a file that is no record, cannot be read, or is not of from_format is skipped
     and listed in the summary with the reason (so are hidden files, files that are not
-    regular, subfolders, and the output itself); with recursive=True the subfolders are read
-    too (symbolic links to folders are not followed). A file reached twice is read once.
+    regular, subfolders, and the output itself: that very name in that folder, an earlier
+    result); with recursive=True the subfolders are read too, at any depth (symbolic links to
+    folders are not followed). A file reached twice is read once. A file named as an input
+    is read whatever it is (a FIFO or a pipe such as ``<(...)`` as it comes; a FIFO nobody
+    writes reads as empty, it does not hang); a file found in a folder is read only if it is
+    a regular file when it is opened.
 
     The output's format is to ("pgn", "xqf", "dhtml") or the one its extension names; PGN is
     written with moves in notation ("ICCS", "WXF", "Chinese", "SAN"). XQF and DhtmlXQ hold
     one game a file: a second game raises UnknownFormatError.
 
     Every argument is checked before any input is read: the output must not be one of the
-    inputs (by identity, hard and symbolic links included), a directory, a FIFO, a device or
-    a socket (OutputFileError, a ValueError); the games go to a temporary file beside it that
-    replaces it only when every game is written, so any failure (a bad record, a full disk,
-    Ctrl-C) leaves the old output as it was. progress(games, plies), if given, is called
+    inputs nor any file found in an input folder under another name (by identity: a hard or
+    symbolic link to a folder's file is refused, not skipped), a directory, a FIFO, a
+    device, a socket or a process's file descriptor (``/dev/stdout``), nor a file the caller
+    may not write (OutputFileError, a ValueError; see xiangqi._files); the games go to a
+    temporary file beside it that replaces it only when every game is written, so any
+    failure (a bad record, a full disk, Ctrl-C) leaves the old output as it was. No game
+    found at all is an error too (XiangqiError; the old output is left): an empty file is no
+    game record. progress(games, plies), if given, is called
     after each game written. Returns a ConvertSummary.
     """
     sources = _input_list(inputs)
@@ -370,9 +400,12 @@ def convert(
         raise TypeError(f"recursive must be a bool, got {type(recursive).__name__}")
 
     # The files to read, listed before anything is written (the temporary output file is
-    # made later, so it is never listed); the output itself is not read from a folder.
+    # made later, so it is never listed). A folder's entry that IS the output (that name in
+    # that folder: an earlier result) is not read; one that is the output's file under
+    # another name (a link either way) stays an input, so check_output refuses the output.
     out_text = os.fsdecode(os.fspath(output))
     out_real = os.path.realpath(out_text)
+    out_entry = _entry(out_text)
     try:
         out_st: os.stat_result | None = os.stat(out_text)
     except OSError:
@@ -383,12 +416,16 @@ def convert(
         st = os.stat(source)  # a missing input: FileNotFoundError, before anything is written
         if stat.S_ISDIR(st.st_mode):
             for path in _folder_files(source, recursive, skipped, top=True):
-                if os.path.realpath(path) == out_real or (
-                    out_st is not None and os.path.samestat(os.stat(path), out_st)
-                ):
-                    skipped.append(SkippedFile(path, "the output itself"))
-                else:
-                    files.append((path, False))
+                if out_st is not None:
+                    try:
+                        same = os.path.samestat(os.stat(path), out_st)
+                    except OSError as exc:  # in a folder that can be listed, not entered
+                        skipped.append(SkippedFile(path, f"cannot be read: {exc.strerror}"))
+                        continue
+                    if same and _entry(path) == out_entry:
+                        skipped.append(SkippedFile(path, "the output itself"))
+                        continue
+                files.append((path, False))
         else:
             files.append((source, True))
     check_output(output, inputs=[path for path, _ in files])
@@ -401,11 +438,14 @@ def convert(
     def games() -> Generator[Game, None, None]:
         for path, is_named in files:
             try:
-                handle = open(path, "rb")  # noqa: SIM115 -- closed below
+                handle = _open_input(path, any_kind=is_named)
             except OSError as exc:
                 if is_named:
                     raise
                 skipped.append(SkippedFile(path, f"cannot be read: {exc.strerror}"))
+                continue
+            except _NotRegular as exc:  # a folder's file made a FIFO after it was listed
+                skipped.append(SkippedFile(path, str(exc)))
                 continue
             try:
                 identity = file_id(handle)
@@ -463,9 +503,19 @@ def convert(
             finally:
                 handle.close()
 
+    def write_some(out: IO[bytes]) -> int:
+        assert write is not None
+        n = write(produced, out)
+        if not n:
+            found = f"{len(read)} files read, {len(skipped)} skipped"
+            raise XiangqiError(
+                f"no game found in the inputs ({found}): {out_text!r} not written (left as it was)"
+            )
+        return n
+
     produced = games()
     try:
-        replace_file(output, lambda out: write(produced, out), inputs=[p for p, _ in files])
+        replace_file(output, write_some, inputs=[p for p, _ in files])
     finally:
         produced.close()
     return ConvertSummary(
@@ -514,27 +564,27 @@ def _input_list(inputs: object) -> list[str]:
 def _folder_files(
     folder: str, recursive: bool, skipped: list[SkippedFile], top: bool = False
 ) -> list[str]:
-    """The regular files of folder (and, if recursive, of its subfolders), in name order;
-    what is left out goes to skipped with its reason. A folder named as an input (top) that
-    cannot be listed raises OSError."""
+    """The regular files of folder (and, if recursive, of its subfolders, depth first), in
+    name order; what is left out goes to skipped with its reason. A folder named as an input
+    (top) that cannot be listed raises OSError. Iterative: any depth of folders works."""
     found: list[str] = []
-    try:
-        with os.scandir(folder) as listing:
-            entries = sorted(listing, key=lambda e: os.fsencode(e.name))
-    except OSError as exc:
-        if top:
-            raise
-        skipped.append(SkippedFile(folder, f"cannot be listed: {exc.strerror}"))
-        return found
-    for entry in entries:
-        path = os.path.join(folder, entry.name)
+    listing = _listed(folder, skipped, top)
+    stack = [iter(listing)] if listing is not None else []
+    while stack:
+        entry = next(stack[-1], None)
+        if entry is None:
+            stack.pop()
+            continue
+        path = entry.path
         if entry.name.startswith("."):
             skipped.append(SkippedFile(path, "a hidden file"))
             continue
         try:
             if entry.is_dir(follow_symlinks=False):
                 if recursive:
-                    found += _folder_files(path, recursive, skipped)
+                    inner = _listed(path, skipped)
+                    if inner is not None:
+                        stack.append(iter(inner))
                 else:
                     skipped.append(SkippedFile(path, "a folder (read with recursive)"))
             elif entry.is_dir():
@@ -546,6 +596,49 @@ def _folder_files(
         except OSError as exc:
             skipped.append(SkippedFile(path, f"cannot be read: {exc.strerror}"))
     return found
+
+
+def _listed(
+    folder: str, skipped: list[SkippedFile], top: bool = False
+) -> list[os.DirEntry[str]] | None:
+    """folder's entries in name order (by their bytes); None, with the reason in skipped, if
+    it cannot be listed (an OSError for the top folder)."""
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(listing, key=lambda e: os.fsencode(e.name))
+    except OSError as exc:
+        if top:
+            raise
+        skipped.append(SkippedFile(folder, f"cannot be listed: {exc.strerror}"))
+        return None
+
+
+def _entry(path: str) -> str:
+    """The directory entry path names: its folder's real path and its own name (a symbolic
+    link is its own entry, not its target's)."""
+    folder, name = os.path.split(path)
+    return os.path.join(os.path.realpath(folder), name)
+
+
+class _NotRegular(Exception):
+    """A file found in a folder that is not a regular file when it is opened."""
+
+
+def _open_input(path: str | os.PathLike[str], *, any_kind: bool) -> IO[bytes]:
+    """path opened for reading without blocking on the open (a FIFO with no writer, a
+    device), then read as usual. A file named as an input (any_kind) is read whatever it is
+    (a FIFO or a pipe such as ``<(...)``: as it comes; one with no writer reads as empty); a
+    file found in a folder must be a regular file when opened, else _NotRegular."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not any_kind and not stat.S_ISREG(mode):
+            raise _NotRegular("not a regular file (when it was opened)")
+        os.set_blocking(fd, True)
+        return open(fd, "rb")  # noqa: SIM115 -- the caller closes it
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 #: The error for a refused output file (the same class as xiangqi.errors.OutputFileError): a
@@ -589,7 +682,7 @@ def pgn_writer(notation: str = "ICCS") -> Callable[[Iterable[Game], IO[bytes]], 
 
     def write(games: Iterable[Game], out: IO[bytes]) -> int:
         n = 0
-        for game in games:
+        for game in _only_games(games, "the PGN writer"):
             if n:
                 out.write(b"\n")
             out.write(game.to_pgn(name).encode("utf-8"))
@@ -629,7 +722,7 @@ def _one_game_writer(
 
     def write(games: Iterable[Game], out: IO[bytes]) -> int:
         n = 0
-        for game in games:
+        for game in _only_games(games, f"the {name} writer"):
             if n:
                 raise UnknownFormatError(f"a {name} file holds one game; got more than one")
             out.write(encode(game))
