@@ -36,7 +36,7 @@ import re
 from ..errors import IllegalMoveError, XiangqiError
 from ..move import Move
 from ..pgn import ChildNode, Game, GameNode
-from ..pgn._base import UNWRITABLE
+from ..pgn._base import UNWRITABLE, _check_tag
 from ..pgn.visitor import Visitor, walk
 from ..position import Position
 from .common import (
@@ -189,10 +189,11 @@ def _start(tags: dict[str, str]) -> tuple[str, str | None]:
         side = None
         if len(fields) > 1 and fields[1] in ("w", "r", "b"):
             side = "b" if fields[1] == "b" else "w"
-        try:
-            return Position(f"{fields[0] if fields else ''} w - - 0 1").board_fen(), side
+        try:  # checked with its own side to move (Black in check is legal with Black to move)
+            fen, _ = load_start(fields[0] if fields else "", side or "w")
         except XiangqiError as exc:
             raise InvalidDhtmlError(f"DhtmlXQ_fen is not a position: {exc}") from None
+        return fen.split()[0], side
     binit = tags.get("binit", "")
     if not binit:
         return Position().board_fen(), None
@@ -378,6 +379,8 @@ def write_dhtml(game: GameNode) -> str:
     """
     if not isinstance(game, Game):
         raise TypeError(f"write_dhtml() takes a pgn.Game, got {type(game).__name__}")
+    for name, value in game.tags.items():  # as the PGN writer does: str tags only
+        _check_tag(name, value)
     lines = ["[DhtmlXQ]"]
 
     def tag(name: str, value: str) -> None:
