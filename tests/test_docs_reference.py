@@ -103,11 +103,17 @@ def test_every_public_name_has_a_reference_entry() -> None:
         if inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isbuiltin(obj):
             objects.add(id(obj))
     missing = []
+    unavailable = []
     for name in public_modules():
         try:
             module = importlib.import_module(name)
-        except ImportError as exc:  # an optional dependency (the test extra installs them)
-            pytest.fail(f"cannot import public module {name}: {exc}")
+        except ModuleNotFoundError as exc:
+            # An optional extra's dependency (pyspiel for xiangqi.rl.openspiel): the other
+            # modules are still checked here, and CI runs this test again with every extra.
+            if exc.name is None or exc.name.split(".")[0] == "xiangqi":
+                raise
+            unavailable.append(f"{name} (needs {exc.name})")
+            continue
         for attr in getattr(module, "__all__", ()):
             if f"{name}.{attr}" in names:
                 continue
@@ -115,6 +121,8 @@ def test_every_public_name_has_a_reference_entry() -> None:
                 continue
             missing.append(f"{name}.{attr}")
     assert missing == [], "public names without a docs/reference entry"
+    if unavailable:
+        pytest.skip(f"not checked, an optional extra is not installed: {', '.join(unavailable)}")
 
 
 def test_each_reference_entry_names_a_public_name() -> None:
