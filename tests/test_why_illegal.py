@@ -16,6 +16,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 import xiangqi
 from xiangqi import IllegalMoveError, Move, Position
 
@@ -160,6 +162,7 @@ def positions(count: int, seed: int) -> list[Position]:
     return out
 
 
+@pytest.mark.slow
 def test_why_illegal_is_true_for_every_illegal_move() -> None:
     rng = random.Random(14)
     kinds: Counter[str] = Counter()
