@@ -51,6 +51,12 @@ napoleon_numpy_docstring = False
 napoleon_use_rtype = False
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
+# A signature shows its type names short (Move, not xiangqi.move.Move), each linked to its
+# entry; a dataclass's ``field(default_factory=list)`` shows as ``list()`` (see
+# _factory_defaults: Python's ``<factory>`` is no expression, and a signature that does not
+# parse is shown as raw text, with the ``~`` of every type name).
+autodoc_preserve_defaults = True
+python_use_unqualified_type_names = True
 autodoc_default_options = {"members": True, "show-inheritance": False}
 
 # -- links: every name the reference shows resolves (the build runs with -n -W) ---------
@@ -330,7 +336,26 @@ def _check_python_inventory(app) -> None:  # type: ignore[no-untyped-def]
         )
 
 
+def _factory_defaults(app, what, name, obj, options, signature, return_annotation):  # type: ignore[no-untyped-def]
+    """A dataclass field's ``= <factory>`` in a signature becomes ``= list()`` (its factory)."""
+    import dataclasses
+
+    if not signature or "<factory>" not in signature or not dataclasses.is_dataclass(obj):
+        return None
+    for field in dataclasses.fields(obj):
+        factory = field.default_factory
+        if factory is dataclasses.MISSING:
+            continue
+        start = signature.find(f"{field.name}:")
+        at = signature.find("<factory>", max(start, 0))
+        if start >= 0 and at >= 0:
+            call = f"{getattr(factory, '__name__', 'factory')}()"
+            signature = signature[:at] + call + signature[at + len("<factory>") :]
+    return signature, return_annotation
+
+
 def setup(app):  # type: ignore[no-untyped-def]
+    app.connect("autodoc-process-signature", _factory_defaults)
     app.connect("builder-inited", _check_python_inventory)
     app.connect("autodoc-process-docstring", _own_docstrings, priority=400)
     app.connect("autodoc-process-docstring", _attribute_prose, priority=600)

@@ -162,3 +162,18 @@ def test_every_cross_reference_of_the_guides_is_a_link(site: Path) -> None:
             assert link.search(built), f"{guide.name}: {{py:{role}}}`{target}` is not a link"
             checked += 1
     assert checked >= 30
+
+
+#: What a reference page shows only when a signature or a docstring was not parsed: a type
+#: name's ``~`` (a signature shown as raw text), Python's ``<factory>`` default, reST's
+#: double backquotes left over.
+UNPARSED = re.compile(r"~(xiangqi|typing|collections)\.|<factory>|``")
+
+
+def test_the_reference_shows_no_markup_leftovers(site: Path) -> None:
+    found = {}
+    for page in sorted((site / "reference").glob("*.html")):
+        hits = [m.group(0) for m in UNPARSED.finditer(text_of(page))]
+        if hits:
+            found[page.name] = hits[:3]
+    assert found == {}

@@ -44,7 +44,7 @@ Chinese (象棋竞赛规则 article 7.5, and 象棋百科全书 "中国象棋电
     characters (車 馬 傌 俥 砲 包 帥 將 進 後 ...), either side's names, Chinese or ASCII or
     full-width digits for either side, the name before 前/后 (``车前平三``), the file without
     the name (``前九平八``), and the numbered series of the computer standard
-    (``一兵``..``五兵``: pawns on files holding two or more, files from the mover's right, each
+    (``一兵`` to ``五兵``: pawns on files holding two or more, files from the mover's right, each
     file front to back).
 
 SAN (as Fairy-Stockfish, Cutechess and XBoard-style GUIs write xiangqi)

@@ -15,8 +15,8 @@ x the file 0..8 from Red's left, y the row 0..9 from Black's side (so public squ
                     line, commentB_I ply I of branch B; "||" is a line break and \\uXXXX
                     a character
     title event date place round red black redteam blackteam open author remark result
-                    tags (``open`` is the opening, often an ECCO code and its name;
-                    ``result`` is text such as 红胜, 黑负, 和棋 or 1-0)
+                    tags ("open" is the opening, often an ECCO code and its name;
+                    "result" is text such as 红胜, 黑负, 和棋 or 1-0)
 
 The side to move is the side of the first move's piece (the format has no field for it).
 Branch numbering and the comment keys follow the reading of vschess (微思象棋播放器), the
