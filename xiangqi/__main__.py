@@ -133,9 +133,10 @@ def _analyse(args: argparse.Namespace) -> int:
 
 
 class _Terminated(KeyboardInterrupt):
-    """SIGTERM or SIGHUP (a `kill`, a closed terminal) stops a match as Ctrl-C does."""
+    """SIGTERM or SIGHUP (a `kill`, a closed terminal) stops a match, a conversion or a book
+    build as Ctrl-C does."""
 
-    #: The signals received while a match ran (the last gives the exit status).
+    #: The signals received while the command ran (the last gives the exit status).
     received: list[int] = []
 
     def __init__(self, signum: int) -> None:
@@ -144,9 +145,11 @@ class _Terminated(KeyboardInterrupt):
 
 
 def _stop_on_termination() -> dict[int, Any]:
-    """Make SIGTERM and SIGHUP raise _Terminated in the main thread while a match runs, so
-    its finished games and results are written (--resume goes on from them); the handlers
-    they replaced, to put back. Nothing is changed outside the main thread."""
+    """Make SIGTERM and SIGHUP raise _Terminated in the main thread while a command runs, so
+    it stops as on Ctrl-C: a match's finished games and results are written (--resume goes
+    on from them), a conversion's or a book's temporary file is removed and the old output
+    left; the handlers they replaced, to put back. Nothing is changed outside the main
+    thread."""
     import signal
     import threading
 
@@ -244,6 +247,7 @@ def _convert(args: argparse.Namespace) -> int:
     inputs: list[str] = args.input
     shown = inputs[0] if len(inputs) == 1 else f"{len(inputs)} inputs"
     progress = _Progress(f"converting {shown}") if args.progress or sys.stderr.isatty() else None
+    handlers = _stop_on_termination()
     try:
         summary = convert(
             inputs,
@@ -256,8 +260,9 @@ def _convert(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         print(f"xiangqi: interrupted; {args.output} left as it was", file=sys.stderr)
-        return 130
+        return 128 + _Terminated.received[-1] if _Terminated.received else 130
     finally:
+        _restore_handlers(handlers)
         if progress is not None:
             progress.close()
     for skipped in summary.skipped:
@@ -295,11 +300,19 @@ def _book_build(args: argparse.Namespace) -> int:
             else:
                 print(line, file=sys.stderr, flush=True)
 
+    handlers = _stop_on_termination()
     try:
         summary = build(
             args.records, args.output, args.plies, args.min_games, args.mirror, progress=progress
         )
+    except KeyboardInterrupt:
+        if shown:
+            print(file=sys.stderr)
+            shown = False
+        print(f"xiangqi: interrupted; {_shown(args.output)} left as it was", file=sys.stderr)
+        return 128 + _Terminated.received[-1] if _Terminated.received else 130
     finally:
+        _restore_handlers(handlers)
         if shown:
             print(file=sys.stderr)
     print(
