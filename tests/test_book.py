@@ -585,7 +585,7 @@ def test_cli_builds_and_probes(tmp_path: Path) -> None:
     path = tmp_path / "cli.xqbook"
     out = run("book", "build", str(WUKONG), str(MORE), "-o", str(path), "--plies", "10")
     assert out.returncode == 0, out.stderr
-    assert "151 games, 1510 plies read" in out.stderr and str(path) in out.stderr
+    assert "151 games, 1510 plies read" in out.stdout and str(path) in out.stdout
     probe = run("book", "probe", str(path))
     assert probe.returncode == 0, probe.stderr
     lines = probe.stdout.splitlines()

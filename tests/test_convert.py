@@ -273,12 +273,14 @@ def test_the_cli_converts_folders_and_prints_the_summary(
     (top / "readme.txt").write_text("prose, no games\n", encoding="utf-8")
     out = tmp_path / "out.pgn"
     assert main(["convert", str(TWO), str(top), str(out), "-r"]) == 0
-    lines = capsys.readouterr().err.splitlines()  # stderr is no terminal: no progress lines
+    shown = capsys.readouterr()  # stderr is no terminal: no progress lines
     want = events(TWO) + events(ONE)
     assert games_in(out) == want
-    assert lines == [
+    assert shown.err.splitlines() == [
         f"xiangqi: skipped {top / 'readme.txt'}: not a game record of a known format",
-        f"xiangqi: {want} games, {lines[-1].split(' games, ')[1].split()[0]} plies written to "
+    ]
+    assert shown.out.splitlines() == [
+        f"{want} games, {shown.out.split(' games, ')[1].split()[0]} plies written to "
         f"{out} from 2 files (1 skipped)",
     ]
 

@@ -144,8 +144,7 @@ def test_convert_big5_pgn_to_pgn(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert '[Red "洪磊鑫"]' in text and "炮二平四" in text
     expected = list(read_games(BIG5.read_bytes().decode("cp950")))
     assert moves_of(read_games(text)) == moves_of(expected)
-    err = capsys.readouterr().err
-    assert "1 games, 63 plies written" in err
+    assert "1 game, 63 plies written" in capsys.readouterr().out
     assert not list(tmp_path.glob("*.part"))
 
 
@@ -158,9 +157,10 @@ def test_convert_shows_a_progress_line(
     monkeypatch.setattr(_Progress, "PLAIN_EVERY", 0.0)  # a line per game (stderr is no tty)
     out = tmp_path / "out.pgn"
     assert main(["convert", str(WUKONG), str(out), "--notation", "wxf", "--progress"]) == 0
-    lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == 101 and lines[-1].startswith("xiangqi: 100 games, 9830 plies")
-    assert lines[0].startswith(f"converting {WUKONG}: 1 games, ")
+    shown = capsys.readouterr()
+    lines = shown.err.splitlines()
+    assert len(lines) == 100 and shown.out.startswith("100 games, 9830 plies written")
+    assert lines[0].startswith(f"converting {WUKONG}: 1 game, ")
     assert lines[99].startswith(f"converting {WUKONG}: 100 games, 9830 plies")
     assert len(list(read_games(out.read_text(encoding="utf-8")))) == 100
 

@@ -265,70 +265,62 @@ def _convert(args: argparse.Namespace) -> int:
         _restore_handlers(handlers)
         if progress is not None:
             progress.close()
+    # Warnings on stderr; the summary, the command's answer, on stdout.
     for skipped in summary.skipped:
         print(f"xiangqi: skipped {skipped.path}: {skipped.reason}", file=sys.stderr)
-    line = f"{summary.games} games, {summary.plies} plies written to {args.output}"
+    counts = f"{_counted(summary.games, 'game')}, {_counted(summary.plies, 'ply')}"
+    line = f"{counts} written to {args.output}"
     if len(summary.files) != 1 or summary.skipped:
-        line += f" from {len(summary.files)} files"
+        line += f" from {_counted(len(summary.files), 'file')}"
         if summary.skipped:
             line += f" ({len(summary.skipped)} skipped)"
     if summary.games_with_errors:
         bad, first = summary.games_with_errors, summary.first_error
-        line += f"; {bad} games had errors (the first: {first})"
-    print(f"xiangqi: {line}", file=sys.stderr)
+        line += f"; {_counted(bad, 'game')} had errors (the first: {first})"
+    print(line, flush=True)
     return 0
 
 
 def _book_build(args: argparse.Namespace) -> int:
     from .book import build
 
-    started = last = time.monotonic()
-    tty = sys.stderr.isatty()
-    shown = False
-
-    def progress(games: int, plies: int) -> None:
-        nonlocal last, shown
-        now = time.monotonic()
-        if now - last >= (_Progress.TTY_EVERY if tty else _Progress.PLAIN_EVERY):
-            last = now
-            rate = games / max(now - started, 1e-9)
-            line = f"building {_shown(args.output)}: {games} games, {plies} plies"
-            line += f" ({rate:.0f} games/s)"
-            if tty:
-                print(f"\r{line}", end="", file=sys.stderr, flush=True)
-                shown = True
-            else:
-                print(line, file=sys.stderr, flush=True)
-
+    started = time.monotonic()
+    progress = _Progress(f"building {_shown(args.output)}")
     handlers = _stop_on_termination()
     try:
         summary = build(
-            args.records, args.output, args.plies, args.min_games, args.mirror, progress=progress
+            args.records,
+            args.output,
+            args.plies,
+            args.min_games,
+            args.mirror,
+            recursive=args.recursive,
+            progress=progress.report,
         )
     except KeyboardInterrupt:
-        if shown:
-            print(file=sys.stderr)
-            shown = False
+        progress.close()
         print(f"xiangqi: interrupted; {_shown(args.output)} left as it was", file=sys.stderr)
         return 128 + _Terminated.received[-1] if _Terminated.received else 130
     finally:
         _restore_handlers(handlers)
-        if shown:
-            print(file=sys.stderr)
-    print(
-        f"xiangqi: {summary.games} games, {summary.plies} plies read; {summary.positions} "
-        f"positions, {summary.entries} moves written to {_shown(summary.path)} "
-        f"({time.monotonic() - started:.1f} s)",
-        file=sys.stderr,
-    )
+        progress.close()
+    # Warnings on stderr; the summary, the command's answer, on stdout.
+    for skipped in summary.skipped:
+        print(f"xiangqi: skipped {_shown(skipped.path)}: {skipped.reason}", file=sys.stderr)
     if summary.bad_games:
         print(
-            f"xiangqi: {summary.bad_games} games had errors (each counted up to its first bad "
-            "move); the first:",
+            f"xiangqi: {_counted(summary.bad_games, 'game')} had errors (each counted up to "
+            "its first bad move); the first:",
             file=sys.stderr,
         )
         for line in summary.first_errors:
             print(f"  {_shown(line)}", file=sys.stderr)
+    print(
+        f"{_counted(summary.games, 'game')}, {_counted(summary.plies, 'ply')} read; "
+        f"{_counted(summary.positions, 'position')}, {_counted(summary.entries, 'move')} "
+        f"written to {_shown(summary.path)} ({time.monotonic() - started:.1f} s)",
+        flush=True,
+    )
     return 0
 
 
@@ -365,9 +357,17 @@ def _book_probe(args: argparse.Namespace) -> int:
     return 0
 
 
+def _counted(count: int, noun: str) -> str:
+    """'1 game', '2 games', '0 plies': a count with its noun in the right number."""
+    if count == 1:
+        return f"1 {noun}"
+    return f"{count} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"
+
+
 class _Progress:
-    """A progress line on stderr for long conversions: rewritten in place on a terminal, a
-    line every PLAIN_EVERY seconds otherwise (convert --progress)."""
+    """A progress line on stderr for long conversions: rewritten in place on a terminal;
+    otherwise (convert --progress into a pipe or a file) a line for the first game, then a
+    line every PLAIN_EVERY seconds, and the last counts when the work ends."""
 
     TTY_EVERY = 0.2
     PLAIN_EVERY = 10.0
@@ -375,23 +375,35 @@ class _Progress:
     def __init__(self, what: str) -> None:
         self.what = what
         self.tty = sys.stderr.isatty()
-        self.started = self.last = time.monotonic()
-        self.shown = False
+        self.started = time.monotonic()
+        self.last: float | None = None  # when a line was last printed; None: not yet
+        self.shown = False  # a terminal's line awaits its newline
+        self.pending: tuple[int, int] | None = None  # counts not printed yet
+
+    def _line(self, games: int, plies: int, now: float) -> str:
+        rate = games / max(now - self.started, 1e-9)
+        counts = f"{_counted(games, 'game')}, {_counted(plies, 'ply')}"
+        return f"{self.what}: {counts} ({rate:.0f} games/s)"
 
     def report(self, games: int, plies: int) -> None:
         """The progress callback: games and plies so far."""
         now = time.monotonic()
-        if now - self.last >= (self.TTY_EVERY if self.tty else self.PLAIN_EVERY):
-            self.last = now
-            rate = games / max(now - self.started, 1e-9)
-            line = f"{self.what}: {games} games, {plies} plies ({rate:.0f} games/s)"
-            if self.tty:
-                print(f"\r{line}", end="", file=sys.stderr, flush=True)
-                self.shown = True
-            else:
-                print(line, file=sys.stderr, flush=True)
+        every = self.TTY_EVERY if self.tty else self.PLAIN_EVERY
+        if self.last is not None and now - self.last < every:
+            self.pending = (games, plies)
+            return
+        self.last, self.pending = now, None
+        line = self._line(games, plies, now)
+        if self.tty:
+            print(f"\r{line}", end="", file=sys.stderr, flush=True)
+            self.shown = True
+        else:
+            print(line, file=sys.stderr, flush=True)
 
     def close(self) -> None:
+        if self.pending is not None:
+            self.last = None
+            self.report(*self.pending)
         if self.shown:
             print(file=sys.stderr)
             self.shown = False
@@ -486,7 +498,8 @@ def main(argv: list[str] | None = None) -> int:
         "--ray",
         metavar="ADDRESS",
         help="play the rounds on a Ray cluster: auto (this machine's cluster), local (a Ray "
-        "of the match's own) or the head's address (see docs/distributed.md)",
+        "of the match's own) or the head's address (see "
+        "https://xiangqi-rules.readthedocs.io/en/latest/distributed.html)",
     )
     match.add_argument(
         "--ray-retries",
@@ -551,7 +564,8 @@ def main(argv: list[str] | None = None) -> int:
     convert.add_argument(
         "--progress",
         action="store_true",
-        help="print progress lines on stderr (default: only on a terminal)",
+        help="print progress lines on stderr even when it is no terminal (default: only on "
+        "a terminal)",
     )
     book = sub.add_parser(
         "book",
@@ -566,7 +580,9 @@ def main(argv: list[str] | None = None) -> int:
         description="Count the moves played in the first plies of every game of RECORDS (any "
         "format xiangqi.open_games reads) into a book file of the library's own.",
     )
-    book_build.add_argument("records", nargs="+", metavar="RECORDS", help="game-record files")
+    book_build.add_argument(
+        "records", nargs="+", metavar="RECORDS", help="game-record files and folders"
+    )
     book_build.add_argument("-o", "--output", required=True, metavar="FILE", help="book to write")
     book_build.add_argument(
         "--plies", type=_positive, default=20, help="plies of each game to count (20)"
@@ -577,6 +593,9 @@ def main(argv: list[str] | None = None) -> int:
     book_build.add_argument(
         "--mirror", action="store_true", help="merge positions with their left-right mirror"
     )
+    book_build.add_argument(
+        "-r", "--recursive", action="store_true", help="read the folders' subfolders too"
+    )
     book_probe = book_sub.add_parser(
         "probe",
         help="list a position's book moves",
@@ -584,7 +603,9 @@ def main(argv: list[str] | None = None) -> int:
         "weight first. Exit status 1 when there are none.",
     )
     book_probe.add_argument("file", metavar="FILE", help="book file (.dat or the library's)")
-    book_probe.add_argument("fen", nargs="*", metavar="FEN", help="position (default: start)")
+    book_probe.add_argument(  # default=[]: argparse calls a "*" positional without one required
+        "fen", nargs="*", default=[], metavar="FEN", help="position (default: start)"
+    )
 
     mate = sub.add_parser(
         "mate",

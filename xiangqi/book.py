@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from .pgn import Game
+    from .records import SkippedFile
 
 __all__ = [
     "BookError",
@@ -752,6 +753,8 @@ class BuildSummary:
     its first bad move, as the reader keeps it); ``first_errors`` describes the first few
     (at most ``MAX_REPORTED_ERRORS``), each as ``"FILE, game N: error"`` (``"game N: error"``
     for a Game passed in; N counts from 1 in its file, or among the games passed).
+    ``skipped`` lists the files found in input folders but not read, each with its reason
+    (as ``xiangqi.records.convert`` reports them).
     """
 
     path: str
@@ -761,6 +764,7 @@ class BuildSummary:
     entries: int
     bad_games: int = 0
     first_errors: tuple[str, ...] = ()
+    skipped: tuple[SkippedFile, ...] = ()
 
 
 #: How many of the games with errors a BuildSummary describes.
@@ -774,13 +778,19 @@ def build(
     min_games: int = 1,
     mirror: bool = False,
     *,
+    recursive: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> BuildSummary:
     """Build a book of the library's own (an SQLite file, see the module docstring).
 
     Args:
-        games: ``xiangqi.pgn.Game`` objects, or files of game records (any format
-            ``xiangqi.open_games`` reads; a single path, or paths among the games).
+        games: ``xiangqi.pgn.Game`` objects, or files and folders of game records (a
+            single path, or paths among the games). Paths are read as
+            ``xiangqi.records.convert`` reads its inputs: a file in any format
+            ``xiangqi.open_games`` reads (an error in it is raised); a folder gives every
+            game record in it, found by content, in name order, and a file in it that is
+            no record (or cannot be read) is skipped and listed in the summary with the
+            reason; a file reached twice is read once.
         path: the book file to write, by the rules of every output file of the library
             (``xiangqi._files``): written beside the real target (a symbolic link is
             written through) under a temporary name, synced, given the old file's
@@ -793,6 +803,7 @@ def build(
         mirror: merge each position with its left-right mirror image: a game counts for
             the position it played and, with its move mirrored, for the mirror image
             (once, where the two are the same).
+        recursive: read the subfolders of a folder too (``xiangqi book build -r``).
         progress: called as ``progress(games, plies)`` after each game.
 
     An entry's weight is the number of games that played the move from exactly that
@@ -814,25 +825,30 @@ def build(
     plies = check_int("plies", plies, 1)
     min_games = check_int("min_games", min_games, 1)
     mirror = check_bool("mirror", mirror)
+    recursive = check_bool("recursive", recursive)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, got {type(progress).__name__}")
     if isinstance(games, (str, os.PathLike)):
         games = [games]
     elif isinstance(games, (bytes, bytearray)) or not isinstance(games, Iterable):
         raise TypeError(f"games must be an iterable of Games or paths, got {type(games).__name__}")
-    sources = []
-    if isinstance(games, (list, tuple)):
-        sources = [item for item in games if isinstance(item, (str, os.PathLike))]
     # The house's rules for a user's file (xiangqi._files): no directory, FIFO or device,
     # not an input (by identity), in a directory that exists; a link is written through.
-    target = check_output(name, inputs=sources, what="book")
+    target = check_output(name, what="book")
+    inputs = _Inputs(target, recursive)
+    sources: list[str] = []
+    if isinstance(games, (list, tuple)):  # listed now: folders expanded, checked before reading
+        for item in games:
+            if isinstance(item, (str, os.PathLike)):
+                sources += [path for path, _ in inputs.files(item)]
+    check_output(name, inputs=sources, what="book")
     _refuse_non_book(target)
 
     counts: dict[int, dict[Move, list[int]]] = {}
     texts: dict[int, str] = {}
     read = counted = bad = 0
     first_errors: list[str] = []
-    for where, game in _games(games, target):
+    for where, game in _games(games, inputs):
         read += 1
         counted += _count_game(game, plies, mirror, counts, texts)
         if game.errors:
@@ -854,7 +870,9 @@ def build(
         replacing.discard()
         raise
     replacing.commit()
-    return BuildSummary(name, read, counted, positions, entries, bad, tuple(first_errors))
+    return BuildSummary(
+        name, read, counted, positions, entries, bad, tuple(first_errors), tuple(inputs.skipped)
+    )
 
 
 def _refuse_non_book(target: str) -> None:
@@ -868,10 +886,38 @@ def _refuse_non_book(target: str) -> None:
     SQLiteReader(target).close()  # BookError if it is another SQLite file
 
 
-def _games(games: Iterable[Game | PathLike], target: str) -> Iterator[tuple[str, Game]]:
+class _Inputs:
+    """The paths among build's games, expanded as xiangqi.records.convert expands its inputs
+    (xiangqi.records.input_files and input_games: the one home of that rule)."""
+
+    def __init__(self, target: str, recursive: bool) -> None:
+        self.target, self.recursive = target, recursive
+        self.skipped: list[SkippedFile] = []
+        self.expanded: dict[str, list[tuple[str, bool]]] = {}
+        self.seen: dict[tuple[int, int], str] = {}
+
+    def files(self, item: PathLike) -> list[tuple[str, bool]]:
+        """item's files (a folder's, or item itself), listed once; checked against the book."""
+        from .records import input_files
+
+        source = os.fsdecode(os.fspath(item))
+        files = self.expanded.get(source)
+        if files is None:
+            files = self.expanded[source] = input_files(
+                [source], self.target, self.recursive, self.skipped
+            )
+            check_output(self.target, inputs=[path for path, _ in files], what="book")
+        return files
+
+    def games(self, item: PathLike) -> Iterator[tuple[str, int, Game]]:
+        from .records import input_games
+
+        return input_games(self.files(item), None, self.skipped, [], "counted", self.seen)
+
+
+def _games(games: Iterable[Game | PathLike], inputs: _Inputs) -> Iterator[tuple[str, Game]]:
     """(where, game) for each game: "FILE, game N" or, for a Game passed in, "game N"."""
     from .pgn import Game
-    from .records import open_games
 
     passed = 0
     for item in games:
@@ -879,9 +925,8 @@ def _games(games: Iterable[Game | PathLike], target: str) -> Iterator[tuple[str,
             passed += 1
             yield f"game {passed}", item
         elif isinstance(item, (str, os.PathLike)):
-            check_output(target, inputs=[item], what="book")  # a lazy iterable's paths
-            for number, game in enumerate(open_games(item), 1):
-                yield f"{os.fspath(item)}, game {number}", game
+            for path, number, game in inputs.games(item):  # a lazy iterable's paths too
+                yield f"{path}, game {number}", game
         else:
             raise TypeError(f"games must hold Games or paths, got {type(item).__name__}")
 

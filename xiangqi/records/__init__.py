@@ -400,108 +400,28 @@ def convert(
         raise TypeError(f"recursive must be a bool, got {type(recursive).__name__}")
 
     # The files to read, listed before anything is written (the temporary output file is
-    # made later, so it is never listed). A folder's entry that IS the output (that name in
-    # that folder: an earlier result) is not read; one that is the output's file under
-    # another name (a link either way) stays an input, so check_output refuses the output.
+    # made later, so it is never listed).
     out_text = os.fsdecode(os.fspath(output))
     out_real = os.path.realpath(out_text)
-    out_entry = _entry(out_text)
-    try:
-        out_st: os.stat_result | None = os.stat(out_text)
-    except OSError:
-        out_st = None
     skipped: list[SkippedFile] = []
-    files: list[tuple[str, bool]] = []  # (path, named): an error in a named file is raised
-    for source in sources:
-        st = os.stat(source)  # a missing input: FileNotFoundError, before anything is written
-        if stat.S_ISDIR(st.st_mode):
-            for path in _folder_files(source, recursive, skipped, top=True):
-                if out_st is not None:
-                    try:
-                        same = os.path.samestat(os.stat(path), out_st)
-                    except OSError as exc:  # in a folder that can be listed, not entered
-                        skipped.append(SkippedFile(path, f"cannot be read: {exc.strerror}"))
-                        continue
-                    if same and _entry(path) == out_entry:
-                        skipped.append(SkippedFile(path, "the output itself"))
-                        continue
-                files.append((path, False))
-        else:
-            files.append((source, True))
+    files = input_files(sources, out_text, recursive, skipped)
     check_output(output, inputs=[path for path, _ in files])
 
     read: list[str] = []
     state = {"games": 0, "plies": 0, "bad": 0}
     first_error: list[str] = []
-    seen: dict[tuple[int, int], str] = {}
 
     def games() -> Generator[Game, None, None]:
-        for path, is_named in files:
-            try:
-                handle = _open_input(path, any_kind=is_named)
-            except OSError as exc:
-                if is_named:
-                    raise
-                skipped.append(SkippedFile(path, f"cannot be read: {exc.strerror}"))
-                continue
-            except _NotRegular as exc:  # a folder's file made a FIFO after it was listed
-                skipped.append(SkippedFile(path, str(exc)))
-                continue
-            try:
-                identity = file_id(handle)
-                if identity is not None and identity in seen:
-                    skipped.append(SkippedFile(path, f"the same file as {seen[identity]!r}"))
-                    continue
-                if identity is not None:
-                    seen[identity] = path
-                stream: IO[bytes]
-                try:
-                    if is_named and in_fmt is not None:
-                        fmt, stream = in_fmt, handle
-                    else:
-                        fmt, stream = _sniffed(handle, path)
-                except (UnknownFormatError, OSError) as exc:
-                    if is_named:
-                        raise
-                    skipped.append(SkippedFile(path, _reason(exc)))
-                    continue
-                if in_fmt is not None and fmt is not in_fmt:
-                    skipped.append(SkippedFile(path, f"a {fmt.name} record, not {in_fmt.name}"))
-                    continue
-                count = 0
-                failed = False
-                reader = iter(fmt.read(stream))
-                try:
-                    while True:
-                        try:
-                            game = next(reader)
-                        except StopIteration:
-                            break
-                        except (ValueError, OSError) as exc:  # XiangqiError, UnicodeError
-                            if is_named:
-                                raise
-                            after = f" (after {count} games, which were written)" if count else ""
-                            skipped.append(SkippedFile(path, f"{_reason(exc)}{after}"))
-                            failed = True
-                            break
-                        count += 1
-                        state["games"] += 1
-                        state["plies"] += sum(1 for _ in game.mainline())
-                        if game.errors:
-                            state["bad"] += 1
-                            if not first_error:
-                                first_error.append(str(game.errors[0]))
-                        if progress is not None:
-                            progress(state["games"], state["plies"])
-                        yield game
-                finally:
-                    close = getattr(reader, "close", None)
-                    if close is not None:
-                        close()
-                if not failed:
-                    read.append(path)
-            finally:
-                handle.close()
+        for _path, _number, game in input_games(files, in_fmt, skipped, read):
+            state["games"] += 1
+            state["plies"] += sum(1 for _ in game.mainline())
+            if game.errors:
+                state["bad"] += 1
+                if not first_error:
+                    first_error.append(str(game.errors[0]))
+            if progress is not None:
+                progress(state["games"], state["plies"])
+            yield game
 
     def write_some(out: IO[bytes]) -> int:
         assert write is not None
@@ -528,6 +448,125 @@ def convert(
         games_with_errors=state["bad"],
         first_error=first_error[0] if first_error else None,
     )
+
+
+def input_files(
+    sources: list[str], output: str | None, recursive: bool, skipped: list[SkippedFile]
+) -> list[tuple[str, bool]]:
+    """The files to read for the inputs sources (paths, see _input_list): each as (path,
+    named), named True for a file given itself (an error in it is raised) and False for one
+    found in a folder (an error in it skips it). The one home of the expansion of convert's
+    and xiangqi.book.build's inputs.
+
+    A folder gives its regular files in name order (and, if recursive, its subfolders'),
+    what it holds that is no such file going to skipped with the reason (hidden files,
+    subfolders, links to folders, FIFOs). A folder's entry that IS output (that name in
+    that folder: an earlier result) is skipped as "the output itself"; one that is output's
+    file under another name (a link either way) stays an input, so check_output refuses
+    output. A missing input raises FileNotFoundError, before anything is read.
+    """
+    out_entry = _entry(output) if output is not None else None
+    try:
+        out_st: os.stat_result | None = os.stat(output) if output is not None else None
+    except OSError:
+        out_st = None
+    files: list[tuple[str, bool]] = []
+    for source in sources:
+        st = os.stat(source)  # a missing input: FileNotFoundError, before anything is written
+        if stat.S_ISDIR(st.st_mode):
+            for path in _folder_files(source, recursive, skipped, top=True):
+                if out_st is not None:
+                    try:
+                        same = os.path.samestat(os.stat(path), out_st)
+                    except OSError as exc:  # in a folder that can be listed, not entered
+                        skipped.append(SkippedFile(path, f"cannot be read: {exc.strerror}"))
+                        continue
+                    if same and _entry(path) == out_entry:
+                        skipped.append(SkippedFile(path, "the output itself"))
+                        continue
+                files.append((path, False))
+        else:
+            files.append((source, True))
+    return files
+
+
+def input_games(
+    files: list[tuple[str, bool]],
+    in_fmt: RecordFormat | None,
+    skipped: list[SkippedFile],
+    read: list[str],
+    done: str = "written",
+    seen: dict[tuple[int, int], str] | None = None,
+) -> Generator[tuple[str, int, Game], None, None]:
+    """(path, number, game) for every game of files (from input_files), number counting
+    from 1 in its file. Each file is recognised by its content (a named file: in_fmt if
+    given); a folder's file that cannot be read, is no game record or not of in_fmt, or
+    fails partway (its games so far were given) goes to skipped with the reason, as does a
+    file reached twice (by identity); a named file's error is raised. The paths of the
+    files read whole go to read; done is what the caller does with the games ("written":
+    a partly read file's reason says they were); seen (file identity -> path) carries the
+    files read over calls."""
+    if seen is None:
+        seen = {}
+    for path, is_named in files:
+        try:
+            handle = _open_input(path, any_kind=is_named)
+        except OSError as exc:
+            if is_named:
+                raise
+            skipped.append(SkippedFile(path, f"cannot be read: {exc.strerror}"))
+            continue
+        except _NotRegular as exc:  # a folder's file made a FIFO after it was listed
+            skipped.append(SkippedFile(path, str(exc)))
+            continue
+        try:
+            identity = file_id(handle)
+            if identity is not None and identity in seen:
+                skipped.append(SkippedFile(path, f"the same file as {seen[identity]!r}"))
+                continue
+            if identity is not None:
+                seen[identity] = path
+            stream: IO[bytes]
+            try:
+                if is_named and in_fmt is not None:
+                    fmt, stream = in_fmt, handle
+                else:
+                    fmt, stream = _sniffed(handle, path)
+            except (UnknownFormatError, OSError) as exc:
+                if is_named:
+                    raise
+                skipped.append(SkippedFile(path, _reason(exc)))
+                continue
+            if in_fmt is not None and fmt is not in_fmt:
+                skipped.append(SkippedFile(path, f"a {fmt.name} record, not {in_fmt.name}"))
+                continue
+            count = 0
+            failed = False
+            reader = iter(fmt.read(stream))
+            try:
+                while True:
+                    try:
+                        game = next(reader)
+                    except StopIteration:
+                        break
+                    except (ValueError, OSError) as exc:  # XiangqiError, UnicodeError
+                        if is_named:
+                            raise
+                        games = "1 game, which was" if count == 1 else f"{count} games, which were"
+                        after = f" (after {games} {done})" if count else ""
+                        skipped.append(SkippedFile(path, f"{_reason(exc)}{after}"))
+                        failed = True
+                        break
+                    count += 1
+                    yield path, count, game
+            finally:
+                close = getattr(reader, "close", None)
+                if close is not None:
+                    close()
+            if not failed:
+                read.append(path)
+        finally:
+            handle.close()
 
 
 def _reason(exc: BaseException) -> str:
