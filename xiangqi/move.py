@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ._checks import check_int
 from .errors import InvalidMoveError
 from .squares import _SQUARE_OF_NAME, SQUARE_NAMES, quote
+
+#: Square names with ranks 1..10, as Fairy-Stockfish's xiangqi writes them ("h10").
+_RANKS_1_TO_10 = re.compile(r"[a-i](?:10|[1-9])[a-i](?:10|[1-9])", re.IGNORECASE | re.ASCII)
+
+
+def ranks_hint(text: str) -> str:
+    """A hint to append to an error's message when text is two square names with a rank 10
+    (so counted 1..10, as Fairy-Stockfish writes them): "; ICCS ranks run 0..9 ...";
+    otherwise the empty string."""
+    if "10" in text and _RANKS_1_TO_10.fullmatch(text.strip()):
+        return (
+            "; ICCS ranks run 0..9: a rank 10 is Fairy-Stockfish's 1..10 numbering "
+            "(parse_iccs(pos, text, style='ranks1') reads it)"
+        )
+    return ""
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -48,7 +64,8 @@ class Move:
         to = _SQUARE_OF_NAME.get(text[2:]) if frm is not None else None
         if frm is None or to is None:
             raise InvalidMoveError(
-                f"expected ICCS move text of two squares a0..i9 such as 'h2e2', got {quote(text)}"
+                f"expected ICCS move text of two squares a0..i9 such as 'h2e2', got "
+                f"{quote(text)}{ranks_hint(text)}"
             )
         if frm == to:
             raise InvalidMoveError(f"a move must change squares, got {quote(text)}")

@@ -68,7 +68,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ._checks import check_int
 from .errors import IllegalMoveError, InvalidMoveError
-from .move import Move
+from .move import Move, ranks_hint
 from .pieces import Color, Piece, PieceType
 from .squares import FILE_NAMES, quote
 
@@ -141,8 +141,9 @@ def parse_iccs(pos: Position, text: str, style: IccsStyle | None = None) -> Move
         raise ValueError(f"ICCS style must be 'iccs', 'ranks1' or 'dashed', got {style!r}")
     match = _ICCS_RE[style].fullmatch(text.strip(" \t\r\n"))  # ASCII blanks only
     if match is None:
+        hint = ranks_hint(text) if style == "iccs" else ""
         raise InvalidMoveError(
-            f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {quote(text)}"
+            f"expected {style} move text such as {_ICCS_EXAMPLE[style]!r}, got {quote(text)}{hint}"
         )
     low = 1 if style == "ranks1" else 0
     ff, fr, tf, tr = match.groups()

@@ -431,10 +431,20 @@ class Position(_core.PositionBase, ChessNames):
         return parse_iccs(self, text)
 
     def _illegal(self, move: Move, text: str | None = None) -> IllegalMoveError:
-        """The IllegalMoveError for move, naming why it is illegal here."""
+        """The IllegalMoveError for move, naming why it is illegal here. For a move read
+        from ICCS text (text given) that is legal one rank lower, the message adds that ICCS
+        ranks run 0..9: the text is likely counted 1..10, as Fairy-Stockfish writes them."""
         read = f" (read from {quote(text)})" if text is not None else ""
+        hint = ""
+        if text is not None and move.from_square >= 9 and move.to_square >= 9:
+            lower = MOVES[(move.from_square - 9) * 90 + move.to_square - 9]
+            if lower is not None and self.is_legal(lower):
+                hint = (
+                    f"; ICCS ranks run 0..9: with ranks counted 1..10 (Fairy-Stockfish's "
+                    f"numbering) the text would be {lower}"
+                )
         return IllegalMoveError(
-            f"illegal move {move}{read}: {self._why_illegal(move)}, in {self.fen()!r}"
+            f"illegal move {move}{read}: {self._why_illegal(move)}, in {self.fen()!r}{hint}"
         )
 
     def pop(self) -> Move:
