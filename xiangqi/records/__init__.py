@@ -125,6 +125,27 @@ def format_for_path(
     )
 
 
+def _output_format(
+    path: str | bytes | os.PathLike[str] | os.PathLike[bytes], name: str | None, what: str
+) -> RecordFormat:
+    """The format to write path in: the one named (name, the argument what), else the one
+    path's extension names. A name that contradicts a known extension (DhtmlXQ into a
+    ".pgn") is refused with UnknownFormatError naming both, before anything is written."""
+    if name is None:
+        return format_for_path(path, writing=True)
+    fmt = find_format(name)
+    shown = os.fsdecode(os.fspath(path))
+    suffix = os.path.splitext(shown)[1].lower()
+    named = [f for f in formats() if suffix in f.extensions]
+    if named and fmt not in named:
+        raise UnknownFormatError(
+            f"the output format {name!r} ({what}) contradicts the extension {suffix!r} of "
+            f"{shown!r}, which names {named[0].name}: give the output a "
+            f"{fmt.extensions[0]!r} name, or leave {what.split(',')[0]} out"
+        )
+    return fmt
+
+
 def _sniff(head: bytes, where: object = None) -> RecordFormat:
     for fmt in formats():
         if fmt.sniff(head):
@@ -271,7 +292,7 @@ def write_games(
         raise TypeError(
             f"write_games() takes a path (str, bytes or os.PathLike), got {type(path).__name__}"
         )
-    fmt = find_format(format) if format is not None else format_for_path(path, writing=True)
+    fmt = _output_format(path, format, "format")
     write = fmt.write
     if write is None:
         raise UnknownFormatError(f"the {fmt.name} format has no writer")
@@ -380,7 +401,7 @@ def convert(
             f"convert() takes an output path (str, bytes or os.PathLike), "
             f"got {type(output).__name__}"
         )
-    out_fmt = find_format(to) if to is not None else format_for_path(output, writing=True)
+    out_fmt = _output_format(output, to, "to, --to")
     if out_fmt.name == "pgn":
         write: Callable[[Iterable[Game], IO[bytes]], int] | None = pgn_writer(notation)
     else:
