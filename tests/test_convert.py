@@ -124,7 +124,7 @@ def test_from_format_keeps_only_that_format_in_a_folder(tmp_path: Path) -> None:
     summary = convert(XQF, tmp_path / "out.pgn", from_format="xqf")
     assert summary.games == sum(1 for p in XQF.iterdir() if is_xqf(p)) == 3
     assert {Path(s.path).name: s.reason for s in summary.skipped}["SAMPLE.PGN"] == (
-        "a pgn record, not xqf"
+        "a PGN record, not an XQF"
     )
 
 

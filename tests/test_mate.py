@@ -516,7 +516,7 @@ def test_xqf_puzzle_file_verifies(tmp_path: Path) -> None:
 
 def test_mate_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mate", ROOK_MATE, "--plies", "3"]) == 0
-    assert capsys.readouterr().out.startswith("mate in 1 (1 plies")
+    assert capsys.readouterr().out.startswith("mate in 1 (1 ply,")
     assert main(["mate", NO_MATE, "--plies", "5", "--checks-only"]) == 1
     assert "no checking mate within 5 plies" in capsys.readouterr().out
     assert main(["mate", PAWN_BEHIND["xq_jianghu_endgames_084"]["fen"], "--plies", "3"]) == 0

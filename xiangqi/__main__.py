@@ -20,6 +20,7 @@ import time
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
+from ._words import counted
 from .errors import XiangqiError
 from .fen import START_FEN
 from .position import Position
@@ -81,10 +82,11 @@ def _mate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     kind = "checking mate" if args.checks_only else "mate"
     if line is None:
-        print(f"no {kind} within {args.plies} plies (proven, {elapsed:.3f} s)")
+        print(f"no {kind} within {counted(args.plies, 'ply')} (proven, {elapsed:.3f} s)")
         return 1
     moves = " ".join(str(move) for move in line)
-    print(f"{kind} in {(len(line) + 1) // 2} ({len(line)} plies, {elapsed:.3f} s): {moves}")
+    plies = counted(len(line), "ply")
+    print(f"{kind} in {(len(line) + 1) // 2} ({plies}, {elapsed:.3f} s): {moves}")
     return 0
 
 
@@ -268,15 +270,15 @@ def _convert(args: argparse.Namespace) -> int:
     # Warnings on stderr; the summary, the command's answer, on stdout.
     for skipped in summary.skipped:
         print(f"xiangqi: skipped {skipped.path}: {skipped.reason}", file=sys.stderr)
-    counts = f"{_counted(summary.games, 'game')}, {_counted(summary.plies, 'ply')}"
+    counts = f"{counted(summary.games, 'game')}, {counted(summary.plies, 'ply')}"
     line = f"{counts} written to {args.output}"
     if len(summary.files) != 1 or summary.skipped:
-        line += f" from {_counted(len(summary.files), 'file')}"
+        line += f" from {counted(len(summary.files), 'file')}"
         if summary.skipped:
             line += f" ({len(summary.skipped)} skipped)"
     if summary.games_with_errors:
         bad, first = summary.games_with_errors, summary.first_error
-        line += f"; {_counted(bad, 'game')} had errors (the first: {first})"
+        line += f"; {counted(bad, 'game')} had errors (the first: {first})"
     print(line, flush=True)
     return 0
 
@@ -309,15 +311,15 @@ def _book_build(args: argparse.Namespace) -> int:
         print(f"xiangqi: skipped {_shown(skipped.path)}: {skipped.reason}", file=sys.stderr)
     if summary.bad_games:
         print(
-            f"xiangqi: {_counted(summary.bad_games, 'game')} had errors (each counted up to "
+            f"xiangqi: {counted(summary.bad_games, 'game')} had errors (each counted up to "
             "its first bad move); the first:",
             file=sys.stderr,
         )
         for line in summary.first_errors:
             print(f"  {_shown(line)}", file=sys.stderr)
     print(
-        f"{_counted(summary.games, 'game')}, {_counted(summary.plies, 'ply')} read; "
-        f"{_counted(summary.positions, 'position')}, {_counted(summary.entries, 'move')} "
+        f"{counted(summary.games, 'game')}, {counted(summary.plies, 'ply')} read; "
+        f"{counted(summary.positions, 'position')}, {counted(summary.entries, 'move')} "
         f"written to {_shown(summary.path)} ({time.monotonic() - started:.1f} s)",
         flush=True,
     )
@@ -357,13 +359,6 @@ def _book_probe(args: argparse.Namespace) -> int:
     return 0
 
 
-def _counted(count: int, noun: str) -> str:
-    """'1 game', '2 games', '0 plies': a count with its noun in the right number."""
-    if count == 1:
-        return f"1 {noun}"
-    return f"{count} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"
-
-
 class _Progress:
     """A progress line on stderr for long conversions: rewritten in place on a terminal;
     otherwise (convert --progress into a pipe or a file) a line for the first game, then a
@@ -382,7 +377,7 @@ class _Progress:
 
     def _line(self, games: int, plies: int, now: float) -> str:
         rate = games / max(now - self.started, 1e-9)
-        counts = f"{_counted(games, 'game')}, {_counted(plies, 'ply')}"
+        counts = f"{counted(games, 'game')}, {counted(plies, 'ply')}"
         return f"{self.what}: {counts} ({rate:.0f} games/s)"
 
     def report(self, games: int, plies: int) -> None:

@@ -4,9 +4,15 @@ Position's IllegalMoveError messages). Squares are public numbers 0..89."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from .move import MOVES
 from .pieces import Color, Piece
 from .squares import SQUARE_NAMES
+
+if TYPE_CHECKING:
+    from .move import Move
+    from .position import Position
 
 #: Words for the core validator's REASON_* codes (xiangqi/core/validator.pxd), by code:
 #: each takes the piece's name, the side ("Red"/"Black"), from, to and the detail
@@ -44,3 +50,18 @@ def movement_reason(code: int, detail: int, piece: Piece, frm: int, to: int) -> 
         return f"the {name} on {SQUARE_NAMES[frm]} cannot move to {SQUARE_NAMES[to]}"
     side = "Red" if piece.color == Color.RED else "Black"
     return words(name, side, SQUARE_NAMES[frm], SQUARE_NAMES[to], detail)
+
+
+def lower_rank_hint(pos: Position, move: Move) -> str:
+    """For an illegal move read from ICCS text: "; ICCS ranks run 0..9 ..." naming the
+    move one rank lower when that one is legal in pos (the text was likely counted 1..10,
+    as Fairy-Stockfish writes squares), else ""."""
+    if move.from_square < 9 or move.to_square < 9:
+        return ""
+    lower = MOVES[(move.from_square - 9) * 90 + move.to_square - 9]
+    if lower is None or not pos.is_legal(lower):
+        return ""
+    return (
+        f"; ICCS ranks run 0..9: with ranks counted 1..10 (Fairy-Stockfish's numbering) the "
+        f"text would be {lower}"
+    )

@@ -77,7 +77,7 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from .pgn import Game
-    from .records import SkippedFile
+    from .records import InputFiles, SkippedFile
 
 __all__ = [
     "BookError",
@@ -785,12 +785,9 @@ def build(
 
     Args:
         games: ``xiangqi.pgn.Game`` objects, or files and folders of game records (a
-            single path, or paths among the games). Paths are read as
-            ``xiangqi.records.convert`` reads its inputs: a file in any format
-            ``xiangqi.open_games`` reads (an error in it is raised); a folder gives every
-            game record in it, found by content, in name order, and a file in it that is
-            no record (or cannot be read) is skipped and listed in the summary with the
-            reason; a file reached twice is read once.
+            single path, or paths among the games), read as ``xiangqi.records.convert``
+            reads its inputs: a folder's files that are no record are skipped and listed
+            in the summary; an error in a file named itself is raised.
         path: the book file to write, by the rules of every output file of the library
             (``xiangqi._files``): written beside the real target (a symbolic link is
             written through) under a temporary name, synced, given the old file's
@@ -835,12 +832,10 @@ def build(
     # The house's rules for a user's file (xiangqi._files): no directory, FIFO or device,
     # not an input (by identity), in a directory that exists; a link is written through.
     target = check_output(name, what="book")
-    inputs = _Inputs(target, recursive)
-    sources: list[str] = []
-    if isinstance(games, (list, tuple)):  # listed now: folders expanded, checked before reading
-        for item in games:
-            if isinstance(item, (str, os.PathLike)):
-                sources += [path for path, _ in inputs.files(item)]
+    from .records import InputFiles
+
+    inputs = InputFiles(target, recursive, what="book")  # convert's expansion of paths
+    sources = inputs.listed(games) if isinstance(games, (list, tuple)) else []
     check_output(name, inputs=sources, what="book")
     _refuse_non_book(target)
 
@@ -886,36 +881,7 @@ def _refuse_non_book(target: str) -> None:
     SQLiteReader(target).close()  # BookError if it is another SQLite file
 
 
-class _Inputs:
-    """The paths among build's games, expanded as xiangqi.records.convert expands its inputs
-    (xiangqi.records.input_files and input_games: the one home of that rule)."""
-
-    def __init__(self, target: str, recursive: bool) -> None:
-        self.target, self.recursive = target, recursive
-        self.skipped: list[SkippedFile] = []
-        self.expanded: dict[str, list[tuple[str, bool]]] = {}
-        self.seen: dict[tuple[int, int], str] = {}
-
-    def files(self, item: PathLike) -> list[tuple[str, bool]]:
-        """item's files (a folder's, or item itself), listed once; checked against the book."""
-        from .records import input_files
-
-        source = os.fsdecode(os.fspath(item))
-        files = self.expanded.get(source)
-        if files is None:
-            files = self.expanded[source] = input_files(
-                [source], self.target, self.recursive, self.skipped
-            )
-            check_output(self.target, inputs=[path for path, _ in files], what="book")
-        return files
-
-    def games(self, item: PathLike) -> Iterator[tuple[str, int, Game]]:
-        from .records import input_games
-
-        return input_games(self.files(item), None, self.skipped, [], "counted", self.seen)
-
-
-def _games(games: Iterable[Game | PathLike], inputs: _Inputs) -> Iterator[tuple[str, Game]]:
+def _games(games: Iterable[Game | PathLike], inputs: InputFiles) -> Iterator[tuple[str, Game]]:
     """(where, game) for each game: "FILE, game N" or, for a Game passed in, "game N"."""
     from .pgn import Game
 

@@ -3,6 +3,8 @@ ValueError` still works; SearchLimitReached is not an error of the input."""
 
 from __future__ import annotations
 
+from ._words import counted
+
 
 class XiangqiError(ValueError):
     """Base class of every error this package raises for bad input."""
@@ -39,8 +41,8 @@ class SearchLimitReached(Exception):
 
     def __init__(self, nodes: int, proven_plies: int) -> None:
         super().__init__(
-            f"mate search stopped before it could answer, after {nodes} nodes; proven: no mate "
-            f"within {proven_plies} plies"
+            f"mate search stopped before it could answer, after {counted(nodes, 'node')}; "
+            f"proven: no mate within {counted(proven_plies, 'ply')}"
         )
         self.nodes = nodes
         self.proven_plies = proven_plies

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from ._words import counted
 from .errors import InvalidFenError
 from .pieces import PIECE_LETTERS, Color, Piece, PieceType
 from .squares import FILE_NAMES, SQUARE_NAMES, quote
@@ -81,7 +82,7 @@ def _explain_board(ranks: list[str], fen: str) -> None:
                 fen,
             )
         if len(text) != 9:
-            raise _fail(f"FEN rank {9 - row} has {len(text)} files, expected 9", fen)
+            raise _fail(f"FEN rank {9 - row} has {counted(len(text), 'file')}, expected 9", fen)
 
 
 def parse_fen(fen: str) -> ParsedFen:

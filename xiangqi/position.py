@@ -25,7 +25,7 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
     ) from exc
 from ._checks import check_bool, check_enum, check_int
 from ._chess_names import ChessNames
-from ._reasons import movement_reason
+from ._reasons import lower_rank_hint, movement_reason
 from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached
 from .fen import (
     START_FEN,
@@ -431,18 +431,10 @@ class Position(_core.PositionBase, ChessNames):
         return parse_iccs(self, text)
 
     def _illegal(self, move: Move, text: str | None = None) -> IllegalMoveError:
-        """The IllegalMoveError for move, naming why it is illegal here. For a move read
-        from ICCS text (text given) that is legal one rank lower, the message adds that ICCS
-        ranks run 0..9: the text is likely counted 1..10, as Fairy-Stockfish writes them."""
+        """The IllegalMoveError for move, naming why it is illegal here (and, for a move read
+        from text, that ICCS ranks run 0..9 when it is legal one rank lower)."""
         read = f" (read from {quote(text)})" if text is not None else ""
-        hint = ""
-        if text is not None and move.from_square >= 9 and move.to_square >= 9:
-            lower = MOVES[(move.from_square - 9) * 90 + move.to_square - 9]
-            if lower is not None and self.is_legal(lower):
-                hint = (
-                    f"; ICCS ranks run 0..9: with ranks counted 1..10 (Fairy-Stockfish's "
-                    f"numbering) the text would be {lower}"
-                )
+        hint = lower_rank_hint(self, move) if text is not None else ""
         return IllegalMoveError(
             f"illegal move {move}{read}: {self._why_illegal(move)}, in {self.fen()!r}{hint}"
         )

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ._checks import check_bool, check_int
+from ._words import counted
 from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached, XiangqiError
 from .fen import Status
 from .move import Move
@@ -172,7 +173,7 @@ def _plies(record: dict[str, object]) -> int | None:
             raise XiangqiError(f"goal must read 'mate in N', got {_short(goal)}")
         found["goal"] = 2 * int(matched.group(1)) - 1
     if len(set(found.values())) > 1:
-        said = ", ".join(f"{key} gives {value} plies" for key, value in found.items())
+        said = ", ".join(f"{key} gives {counted(value, 'ply')}" for key, value in found.items())
         raise XiangqiError(f"the stated lengths disagree: {said}")
     return next(iter(found.values()), None)
 
@@ -511,12 +512,12 @@ def verify(puzzle: Puzzle, *, node_limit: int | None = None) -> Verdict:
         return Verdict(False, plies, illegal[0], f"{reason}; {illegal[1]}")
 
     if stated == 0 or stated % 2 == 0:
-        return failed(None, f"no stated mate length (solution has {stated} plies)")
+        return failed(None, f"no stated mate length (solution has {counted(stated, 'ply')})")
     shortest = _mate_length(pos, stated, node_limit)
     if shortest is None:
-        return failed(None, f"no forced mate within {stated} plies")
+        return failed(None, f"no forced mate within {counted(stated, 'ply')}")
     if shortest < stated:
-        return failed(shortest, f"a shorter mate exists: {shortest} plies")
+        return failed(shortest, f"a shorter mate exists: {counted(shortest, 'ply')}")
     left = stated
     for ply, move in enumerate(puzzle.solution[:stated]):
         if illegal is not None and illegal[0] == ply:
@@ -534,24 +535,27 @@ def verify(puzzle: Puzzle, *, node_limit: int | None = None) -> Verdict:
                 pos.pop()
                 if after is None:
                     return Verdict(
-                        False, shortest, ply, f"{move} lets {reply} escape a mate in {left} plies"
+                        False,
+                        shortest,
+                        ply,
+                        f"{move} lets {reply} escape a mate in {counted(left, 'ply')}",
                     )
             if not pos.has_legal_moves():
                 return Verdict(False, shortest, ply, f"{move} mates early, at ply {ply + 1}")
         else:  # the defender's move: the attacker's shortest mate must take all of `left`
             after = _mate_length(pos, left, node_limit)
             if after is None or after < left:
-                found = "none" if after is None else f"{after} plies"
+                found = "none" if after is None else counted(after, "ply")
                 return Verdict(
                     False,
                     shortest,
                     ply,
                     f"{move} is not a longest resistance (mate after it: {found}, "
-                    f"expected {left} plies)",
+                    f"expected {counted(left, 'ply')})",
                 )
     if illegal is not None:  # past a full solution's mate: no move is legal there
         return Verdict(False, shortest, illegal[0], illegal[1])
-    return Verdict(True, shortest, None, f"forced mate in {stated} plies")
+    return Verdict(True, shortest, None, f"forced mate in {counted(stated, 'ply')}")
 
 
 # -- many positions at once ------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from .._words import counted
 from ..errors import IllegalMoveError, InvalidFenError, XiangqiError
 from ..fen import START_FEN
 from ..move import Move
@@ -483,7 +484,7 @@ class Game(GameNode):
     def __repr__(self) -> str:
         red, black = self.tags.get("Red", "?"), self.tags.get("Black", "?")
         n = sum(1 for _ in self.mainline())
-        return f"<Game {red!r} vs {black!r}, {n} moves, {self.result}>"
+        return f"<Game {red!r} vs {black!r}, {counted(n, 'move')}, {self.result}>"
 
 
 def _still_the_end(game: Game, node: GameNode, first: GameNode | None) -> bool:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, NamedTuple, Union
 
 from .._files import OutputFileError, check_output, file_id, replace_file
+from .._words import counted, format_name
 from ..errors import XiangqiError
 from .common import UnwritableGameError
 
@@ -448,7 +449,7 @@ def convert(
         assert write is not None
         n = write(produced, out)
         if not n:
-            found = f"{len(read)} files read, {len(skipped)} skipped"
+            found = f"{counted(len(read), 'file')} read, {len(skipped)} skipped"
             raise XiangqiError(
                 f"no game found in the inputs ({found}): {out_text!r} not written (left as it was)"
             )
@@ -559,7 +560,8 @@ def input_games(
                 skipped.append(SkippedFile(path, _reason(exc)))
                 continue
             if in_fmt is not None and fmt is not in_fmt:
-                skipped.append(SkippedFile(path, f"a {fmt.name} record, not {in_fmt.name}"))
+                shown = f"{format_name(fmt.name)} record, not {format_name(in_fmt.name)}"
+                skipped.append(SkippedFile(path, shown))
                 continue
             count = 0
             failed = False
@@ -573,8 +575,9 @@ def input_games(
                     except (ValueError, OSError) as exc:  # XiangqiError, UnicodeError
                         if is_named:
                             raise
-                        games = "1 game, which was" if count == 1 else f"{count} games, which were"
-                        after = f" (after {games} {done})" if count else ""
+                        was = "was" if count == 1 else "were"
+                        after = f" (after {counted(count, 'game')}, which {was} {done})"
+                        after = after if count else ""
                         skipped.append(SkippedFile(path, f"{_reason(exc)}{after}"))
                         failed = True
                         break
@@ -588,6 +591,38 @@ def input_games(
                 read.append(path)
         finally:
             handle.close()
+
+
+class InputFiles:
+    """Paths given one at a time (xiangqi.book.build's games, a lazy iterable's too),
+    expanded by input_files and read by input_games as convert reads its inputs; the
+    skipped files collect in skipped, and each file is read once over all the paths."""
+
+    def __init__(self, target: str, recursive: bool, what: str = "output") -> None:
+        self.target, self.recursive, self.what = target, recursive, what
+        self.skipped: list[SkippedFile] = []
+        self._expanded: dict[str, list[tuple[str, bool]]] = {}
+        self._seen: dict[tuple[int, int], str] = {}
+
+    def files(self, item: PathArg) -> list[tuple[str, bool]]:
+        """item's files (a folder's, or item itself), listed once and checked against the
+        target (check_output: not the target by identity)."""
+        source = os.fsdecode(os.fspath(item))
+        files = self._expanded.get(source)
+        if files is None:
+            files = input_files([source], self.target, self.recursive, self.skipped)
+            self._expanded[source] = files
+            check_output(self.target, inputs=[path for path, _ in files], what=self.what)
+        return files
+
+    def listed(self, items: Iterable[object]) -> list[str]:
+        """The files of the paths among items (other items are left alone), listed now."""
+        paths = [i for i in items if isinstance(i, (str, bytes, os.PathLike))]
+        return [path for item in paths for path, _ in self.files(item)]
+
+    def games(self, item: PathArg) -> Generator[tuple[str, int, Game], None, None]:
+        """(path, number, game) for item's games (input_games: a game "counted")."""
+        return input_games(self.files(item), None, self.skipped, [], "counted", self._seen)
 
 
 def _reason(exc: BaseException) -> str:
@@ -784,7 +819,9 @@ def _one_game_writer(
         n = 0
         for game in _only_games(games, f"the {name} writer"):
             if n:
-                raise UnknownFormatError(f"a {name} file holds one game; got more than one")
+                raise UnknownFormatError(
+                    f"{format_name(name)} file holds one game; got more than one"
+                )
             out.write(encode(game))
             n += 1
         return n

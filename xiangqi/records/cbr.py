@@ -47,6 +47,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator
 from typing import IO
 
+from .._words import counted
 from ..errors import IllegalMoveError, XiangqiError
 from ..move import Move
 from ..pgn import ChildNode, Game
@@ -394,7 +395,8 @@ def read_cbf(source: Source) -> Game:
         node.variations.append(child)
         node = child
         if element.get("end") == "1" and ply < len(moves) - 1:
-            add_error(game, f"CBF: {len(moves) - 1 - ply} moves after the main line skipped", ply)
+            left = counted(len(moves) - 1 - ply, "move")
+            add_error(game, f"CBF: {left} after the main line skipped", ply)
             break
     return game
 
