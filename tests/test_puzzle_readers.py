@@ -230,3 +230,95 @@ def test_verify_names_an_illegal_move_before_judging_the_length() -> None:
     fen = COMPOSITION["fen"]
     verdict = verify(Puzzle(fen, moves("g5g9 f9f8 a0a1"), plies=5))
     assert not verdict and verdict.failed_at == 2 and "a0a1" in verdict.reason
+
+
+# -- passes, odd headers, bad arguments and files (an outside review's findings) --------
+
+#: Red's mate in 3 plies of docs/mates.md: e4c3 d9d8 h6d6.
+MATE_IN_3 = "3k5/8P/9/7R1/9/4H4/9/9/6p2/4KA3 w - - 0 1"
+
+
+@pytest.mark.parametrize(("line", "at"), [("e4c3 0000 h6d6", 1), ("0000 d9d8 h6d6", 0)])
+def test_verify_fails_a_pass_in_the_solution(line: str, at: int) -> None:
+    # A pass (the null move 0000) is no move of a puzzle's solution, the defender's neither.
+    verdict = verify(Puzzle(MATE_IN_3, moves(line), plies=3))
+    assert not verdict and verdict.failed_at == at
+    assert "pass" in verdict.reason
+
+
+def test_a_pass_in_a_puzzle_file_is_refused_naming_the_line(tmp_path: Path) -> None:
+    record = {"fen": MATE_IN_3, "moves": "e4c3 0000 h6d6", "plies": 3}
+    with pytest.raises(PuzzleFileError, match="line 2: move 2 of the solution is a pass"):
+        list(read_jsonl(io.StringIO(jsonl(GOOD, record))))
+    with pytest.raises(PuzzleFileError, match="line 2: move 2 of the solution is a pass"):
+        list(read_jsonl(io.StringIO(jsonl(GOOD, {**record, "moves": ["e4c3", "0000"]}))))
+    with pytest.raises(PuzzleFileError, match="line 2: "):  # '--' is no ICCS move at all
+        list(read_csv(io.StringIO(f"fen,moves\n{MATE_IN_3},e4c3 -- h6d6\n")))
+    with pytest.raises(PuzzleFileError, match="line 3: move 2 of the solution is a pass"):
+        list(read_csv(io.StringIO(f"fen,moves\n{ROOK_MATE},a7a9\n{MATE_IN_3},e4c3 0000\n")))
+    pgn = tmp_path / "passes.pgn"
+    pgn.write_text('[Event "x"]\n[Result "*"]\n\n1. h2e2 -- 2. e2e6 *\n', encoding="utf-8")
+    with pytest.raises(PuzzleFileError, match=r"passes\.pgn game 1: move 2 .* a pass"):
+        list(read_games(pgn))
+
+
+def test_a_wide_csv_header_is_checked_in_linear_time() -> None:
+    import time
+
+    # 10,000 columns: counting each name in the whole header took about 5 s.
+    header = "fen,moves," + ",".join(f"c{i}" for i in range(10_000))
+    start = time.perf_counter()
+    (puzzle,) = read_csv(io.StringIO(f"{header}\n{ROOK_MATE},a7a9\n"))
+    assert time.perf_counter() - start < 1.5
+    assert puzzle.solution == moves("a7a9")
+    with pytest.raises(PuzzleFileError, match="names c9999 twice"):
+        list(read_csv(io.StringIO(f"{header},C9999\n{ROOK_MATE},a7a9\n")))
+
+
+def test_a_cell_under_an_unnamed_column_is_refused() -> None:
+    with pytest.raises(PuzzleFileError, match=r"line 2: cell 2 \('a7a9'\) is under a column"):
+        list(read_csv(io.StringIO(f"fen,,moves,\n{ROOK_MATE},a7a9,,\n")))
+    (puzzle,) = read_csv(io.StringIO(f"fen,,moves,\n{ROOK_MATE},,a7a9,\n"))  # empty: read
+    assert puzzle.solution == moves("a7a9")
+
+
+def test_a_puzzle_keeps_its_solution_as_a_tuple() -> None:
+    line = moves("e4c3 d9d8 h6d6")
+    from_generator = Puzzle(MATE_IN_3, (move for move in line), plies=3)
+    assert from_generator.solution == line  # a generator was consumed by the type check
+    from_list = Puzzle(MATE_IN_3, list(line), plies=3)
+    assert from_list.solution == line and hash(from_list) == hash(Puzzle(MATE_IN_3, line, 3))
+    assert verify(from_generator)
+    with pytest.raises(TypeError, match="solution"):
+        Puzzle(MATE_IN_3, "e4c3")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"solution\[1\] must be a Move"):
+        Puzzle(MATE_IN_3, [line[0], "e9d9"])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("source", [None, 5, b"x"])
+def test_read_games_refuses_a_source_that_is_no_path_or_file(source: object) -> None:
+    with pytest.raises(TypeError, match="source"):
+        list(read_games(source))  # type: ignore[arg-type]
+
+
+def test_a_goal_takes_ascii_digits_and_at_least_one_move() -> None:
+    arabic_one = "\u0661"  # ARABIC-INDIC DIGIT ONE: a digit to str.isdigit(), not to JSON
+    for key, value in (("goal", f"mate in {arabic_one}"), ("plies", arabic_one)):
+        with pytest.raises(PuzzleFileError, match=key):
+            list(read_jsonl(io.StringIO(jsonl({"fen": ROOK_MATE, key: value}))))
+    with pytest.raises(PuzzleFileError, match="'mate in 0' is refused") as caught:
+        list(read_jsonl(io.StringIO(jsonl({"fen": ROOK_MATE, "goal": "mate in 0"}))))
+    assert "-1" not in str(caught.value)
+
+
+@pytest.mark.parametrize("reader", [read_jsonl, read_csv, read_games])
+def test_a_missing_file_or_a_folder_is_a_puzzle_file_error(reader: object, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.jsonl"
+    with pytest.raises(PuzzleFileError, match=r"missing\.jsonl") as caught:
+        list(reader(missing))  # type: ignore[operator]
+    assert isinstance(caught.value, FileNotFoundError)  # still caught as before
+    with pytest.raises(FileNotFoundError):
+        list(reader(missing))  # type: ignore[operator]
+    with pytest.raises(PuzzleFileError, match=str(tmp_path.name)) as caught:
+        list(reader(tmp_path))  # type: ignore[operator]
+    assert not isinstance(caught.value, FileNotFoundError)

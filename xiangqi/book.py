@@ -101,6 +101,11 @@ FORMAT_VERSION = 1
 KEY_NAME = "zobrist-splitmix64"
 
 _RECORD = struct.Struct("<IHH")  # ElephantEye's BookStruct: lock, move, weight
+#: The largest ElephantEye ``.dat`` a reader takes (bytes; 32 Mi records, far beyond any real
+#: book: ElephantEye's own BOOK.DAT is under 100 KiB). A ``.dat`` is read whole into memory, so
+#: a larger file, or a pipe that never ends (``<(yes)``), is refused with BookError once this
+#: many bytes have come; a device (``/dev/zero``) is never a book and is refused unread.
+MAX_DAT_BYTES = 256 * 1024 * 1024
 
 
 class BookError(XiangqiError):
@@ -304,16 +309,18 @@ def open_reader(path: PathLike) -> Reader:
     is neither, and OSError when the file cannot be read. Use as a context manager.
 
     The file is opened once: a ``.dat`` may come through a pipe (``<(cat BOOK.DAT)``) and
-    is read whole from it. An SQLite book must be a regular file (SQLite reads it in
+    is read whole from it, up to ``MAX_DAT_BYTES`` (more: ``BookError``, so a pipe that
+    never ends cannot fill the memory); a device (``/dev/zero``) is refused with
+    ``BookError`` unread. An SQLite book must be a regular file (SQLite reads it in
     place): one through a pipe is refused with ``BookError``.
     """
     name = _check_path(path, "path")
     with open(name, "rb") as handle:
+        regular = _check_not_device(handle, name)
         head = handle.read(len(SQLITE_MAGIC))
-        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
         if head != SQLITE_MAGIC or not regular:
             # the rest from the same handle: a pipe's bytes can be read only once
-            data = head + handle.read()
+            data = _read_dat(handle, name, head)
     if head != SQLITE_MAGIC:
         return ElephantEyeReader._from_bytes(name, data)
     if not regular:
@@ -322,6 +329,33 @@ def open_reader(path: PathLike) -> Reader:
             "book in place, so copy it to a file first"
         )
     return SQLiteReader(name)
+
+
+def _check_not_device(handle: Any, name: str) -> bool:
+    """BookError for a device (a character or block device is never a book); whether the
+    open file is a regular one."""
+    mode = os.fstat(handle.fileno()).st_mode
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        raise BookError(f"{name!r} is a device, not an opening book file")
+    return stat.S_ISREG(mode)
+
+
+def _read_dat(handle: Any, name: str, head: bytes = b"") -> bytes:
+    """head and the rest of handle, at most MAX_DAT_BYTES in all, else BookError: a .dat is
+    held in memory, and a pipe may never end."""
+    limit = MAX_DAT_BYTES
+    chunks = [head]
+    size = len(head)
+    while size <= limit:
+        chunk = handle.read(min(1 << 20, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    raise BookError(
+        f"{name!r} is not an opening book: not an SQLite book, and more than "
+        f"{limit} bytes (xiangqi.book.MAX_DAT_BYTES) for an ElephantEye .dat"
+    )
 
 
 def _check_path(path: object, what: str) -> str:
@@ -357,6 +391,7 @@ class ElephantEyeReader(Reader):
     """ElephantEye's opening book (``BOOK.DAT``), read into memory and checked on opening.
 
     Refused with ``BookError``: a length that is not whole 8-byte records, an empty file,
+    a device, more than ``MAX_DAT_BYTES``,
     records out of lock order (the engine's binary search would miss entries), a move
     whose squares are off the board or equal. Probes follow the engine's ``GetBookMoves``
     (see the module docstring); entries carry no win/draw/loss counts.
@@ -365,7 +400,8 @@ class ElephantEyeReader(Reader):
     def __init__(self, path: PathLike) -> None:
         self.path = _check_path(path, "path")
         with open(self.path, "rb") as handle:
-            data = handle.read()
+            _check_not_device(handle, self.path)
+            data = _read_dat(handle, self.path)
         self._load(data)
 
     @classmethod
@@ -434,7 +470,9 @@ class ElephantEyeReader(Reader):
         return size // _RECORD.size
 
     def __len__(self) -> int:
-        """Number of records in the file."""
+        """Number of records in the file; BookError once closed (as a probe)."""
+        if self._tables is None:
+            raise BookError(f"{self.path!r}: the reader is closed")
         return self._count
 
     def close(self) -> None:
@@ -561,9 +599,12 @@ class SQLiteReader(Reader):
                 f"{self.path!r} is not a regular file: an SQLite book is read in place (copy "
                 "it to a file first)"
             )
+        _check_no_pending_log(self.path)
         # The path's bytes, percent-quoted: a URI that names any file name (one that is not
-        # UTF-8 too, held in str as surrogate escapes) and reads it without writing.
-        uri = "file:" + _uri_path(self.path) + "?mode=ro"
+        # UTF-8 too, held in str as surrogate escapes) and reads it without writing;
+        # immutable=1: SQLite makes no side file (a WAL book's -wal and -shm) and takes no
+        # lock (a book is replaced by a rename, never changed in place).
+        uri = "file:" + _uri_path(self.path) + "?mode=ro&immutable=1"
         # One lock around every use of the connection (close() included): a probe in one
         # thread and close() in another never meet inside SQLite.
         self._lock = threading.Lock()
@@ -583,6 +624,26 @@ class SQLiteReader(Reader):
 
     def _fail(self, what: str) -> BookError:
         return BookError(f"{self.path!r}: {what}")
+
+    def _check_schema(self) -> None:
+        """BookError unless each table has the format's columns and its PRIMARY KEY and
+        UNIQUE constraints (each as a whole, non-partial unique index): the reader trusts
+        them (one positions row a key, one moves row a position and move). More indexes
+        are allowed."""
+        for table, (columns, uniques) in _schema_shape(_FORMAT_DB).items():
+            found_columns, found_uniques = _table_shape(self._query, table)
+            if found_columns != columns:
+                raise self._fail(
+                    f"an SQLite file but not a xiangqi book: table {table} has the columns "
+                    f"{[c[0] for c in found_columns]}, not {[c[0] for c in columns]} as "
+                    "the format defines"
+                )
+            missing = uniques - found_uniques
+            if missing:
+                raise self._fail(
+                    f"table {table} lacks the format's UNIQUE constraint on "
+                    f"({', '.join(sorted(missing)[0])}): a damaged or hand-edited book"
+                )
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """The rows of one query (the caller holds the lock, or is __init__)."""
@@ -607,6 +668,7 @@ class SQLiteReader(Reader):
             raise self._fail(
                 f"an SQLite file but not a xiangqi book: no table {', '.join(sorted(missing))}"
             )
+        self._check_schema()
         meta = dict(self._query("SELECT name, value FROM book"))
         found = (meta.get("format"), meta.get("version"), meta.get("key"))
         if found[0] != FORMAT_NAME:
@@ -700,6 +762,8 @@ class SQLiteReader(Reader):
         )
 
     def _entries(self, rows: list[Any], key: int) -> list[tuple[int, object, Entry | None]]:
+        if any(row[0] != rows[0][0] for row in rows):
+            raise self._fail(f"two positions rows share the key {key}: a damaged book")
         return [
             (row_id, iccs, self._entry(row_id, iccs, key, weight, wins, draws, losses))
             for _pid, _fen, row_id, iccs, weight, wins, draws, losses in rows
@@ -708,8 +772,12 @@ class SQLiteReader(Reader):
     def _checked(
         self, position: Position, entries: list[tuple[int, object, Entry | None]]
     ) -> Iterator[Entry]:
+        seen: set[Move] = set()
         for row_id, iccs, entry in entries:
             assert entry is not None
+            if entry.move in seen:
+                raise self._fail(f"moves row {row_id}: {iccs} is stored twice for one position")
+            seen.add(entry.move)
             if not position.is_legal(entry.move):
                 raise self._fail(f"moves row {row_id}: {iccs} is not legal in {position.fen()!r}")
             yield entry
@@ -732,6 +800,72 @@ class SQLiteReader(Reader):
                 f"weight {weight}"
             )
         return Entry(move, weight, wins, draws, losses, key=key, record=row_id)
+
+
+#: A database holding the format's schema (_SCHEMA), what _check_schema compares a book with.
+_FORMAT_DB = ":memory:"
+
+
+def _table_shape(
+    query: Callable[[str, tuple[Any, ...]], list[Any]], table: str
+) -> tuple[list[tuple[Any, ...]], set[tuple[str, ...]]]:
+    """A table's columns (name, type, not null, primary key) and its whole unique indexes
+    (as column-name tuples), as SQLite reports them."""
+    columns = [
+        (name, str(kind).upper(), notnull, pk)
+        for _cid, name, kind, notnull, _default, pk in query(
+            "SELECT * FROM pragma_table_info(?)", (table,)
+        )
+    ]
+    uniques = set()
+    for _seq, index, unique, _origin, partial in query(
+        "SELECT * FROM pragma_index_list(?)", (table,)
+    ):
+        if unique and not partial:
+            names = query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", (index,))
+            uniques.add(tuple(name for (name,) in names))
+    return columns, uniques
+
+
+_SHAPES: dict[str, dict[str, tuple[list[tuple[Any, ...]], set[tuple[str, ...]]]]] = {}
+
+
+def _schema_shape(
+    database: str,
+) -> dict[str, tuple[list[tuple[Any, ...]], set[tuple[str, ...]]]]:
+    """The format's tables' shapes, read by SQLite from _SCHEMA itself (made once)."""
+    shape = _SHAPES.get(database)
+    if shape is None:
+        db = sqlite3.connect(database)
+        try:
+            db.executescript(_SCHEMA)
+
+            def query(sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+                return db.execute(sql, args).fetchall()
+
+            shape = {t: _table_shape(query, t) for t in ("book", "positions", "moves")}
+        finally:
+            db.close()
+        _SHAPES[database] = shape
+    return shape
+
+
+def _check_no_pending_log(path: str) -> None:
+    """BookError for a WAL book (header bytes 18 and 19 are 2) whose write-ahead log holds
+    writes not yet in the file: a reader that makes no side file reads the file alone."""
+    with open(path, "rb") as handle:
+        header = handle.read(20)
+    if header[18:20] != b"\x02\x02":
+        return
+    try:
+        pending = os.stat(path + "-wal").st_size > 0
+    except OSError:
+        pending = False
+    if pending:
+        raise BookError(
+            f"{path!r}: a book in WAL mode whose log {path + '-wal'!r} holds writes not yet "
+            "merged into it: open it once with sqlite3 (which merges the log) or rebuild it"
+        )
 
 
 def _uri_path(path: str) -> str:
@@ -807,8 +941,10 @@ def build(
     position within their first ``plies`` plies (a game that passes the same position
     twice counts once); wins, draws and losses are those games' results for the side
     that played it. A game counts up to its first null move (a pass is no book move) and,
-    when it was read with errors, up to its first bad move; the summary counts such games
-    and describes the first few. Returns a ``BuildSummary``.
+    when it was read with errors, up to its first bad move; so does a Game made or edited
+    by hand whose move is illegal where it is played (one whose FEN tag no position reads
+    counts no ply); the summary counts such games and describes the first few. Returns a
+    ``BuildSummary``.
 
     Raises:
         TypeError, ValueError: a bad argument (checked before anything is read).
@@ -816,6 +952,7 @@ def build(
             one of the inputs (by identity), or is in no directory (before anything is
             read).
         BookError: an existing file at ``path`` that is not a book of the library's own,
+            a folder the book cannot be written in (checked before anything is read),
             or the book could not be written (a full disk: the old book is kept).
     """
     name = _check_path(path, "path")
@@ -838,6 +975,9 @@ def build(
     sources = inputs.listed(games) if isinstance(games, (list, tuple)) else []
     check_output(name, inputs=sources, what="book")
     _refuse_non_book(target)
+    folder = os.path.dirname(target) or "."
+    if not os.access(folder, os.W_OK | os.X_OK):  # before reading every game
+        raise BookError(f"cannot write the book {name!r}: its folder {folder!r} is not writable")
 
     counts: dict[int, dict[Move, list[int]]] = {}
     texts: dict[int, str] = {}
@@ -845,18 +985,22 @@ def build(
     first_errors: list[str] = []
     for where, game in _games(games, inputs):
         read += 1
-        counted += _count_game(game, plies, mirror, counts, texts)
-        if game.errors:
+        n, error = _count_game(game, plies, mirror, counts, texts)
+        counted += n
+        if game.errors or error:
             bad += 1
             if len(first_errors) < MAX_REPORTED_ERRORS:
-                first_errors.append(f"{where}: {game.errors[0]}")
+                first_errors.append(f"{where}: {game.errors[0] if game.errors else error}")
         if progress is not None:
             progress(read, counted)
 
     # SQLite writes the temporary file beside the target by its path; the ReplacingFile's
     # own handle on it is what commit() fsyncs (the same file) before the rename, which
     # keeps the old book's permission bits. Any failure removes it and keeps the old book.
-    replacing = ReplacingFile(target, text=False, inputs=sources, what="book")
+    try:
+        replacing = ReplacingFile(target, text=False, inputs=sources, what="book")
+    except OSError as exc:  # the folder became read-only, is full, ...
+        raise BookError(f"cannot write the book {name!r}: {exc.strerror or exc}") from exc
     try:
         positions, entries = _write(
             replacing.temporary, target, counts, texts, min_games, plies, mirror, read
@@ -906,15 +1050,22 @@ def _count_game(
     mirror: bool,
     counts: dict[int, dict[Move, list[int]]],
     texts: dict[int, str],
-) -> int:
-    """Add one game's first plies to counts (key -> move -> [games, W, D, L]); plies counted."""
+) -> tuple[int, str | None]:
+    """Add one game's first plies to counts (key -> move -> [games, W, D, L]): the plies
+    counted, and what stopped the game short (a FEN tag no position reads, an illegal
+    move: a Game made or edited by hand), or None."""
     scores = _SCORES.get(game.result)
-    position = game.board()
+    try:
+        position = game.board()
+    except XiangqiError as exc:
+        return 0, f"FEN tag: {exc}"
     seen: set[tuple[int, Move]] = set()
     n = 0
     for move in game.mainline_moves()[:plies]:
         if not move:
             break  # a null move (a pass) is no book move: the game counts up to it
+        if not position.is_legal(move):
+            return n, f"move {n + 1} ({move}) is illegal in {position.fen()!r}"
         side = int(position.turn)
         found = [(position.zobrist_hash(), move, position)]
         if mirror:
@@ -933,7 +1084,7 @@ def _count_game(
                 cell[3 - scores[side]] += 1  # score 2 -> wins (1), 1 -> draws (2), 0 -> losses (3)
         position.push(move)
         n += 1
-    return n
+    return n, None
 
 
 def _write(

@@ -23,6 +23,7 @@ import json
 import os
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
@@ -43,6 +44,7 @@ __all__ = [
     "MAX_PLIES",
     "Puzzle",
     "PuzzleFileError",
+    "PuzzleFileNotFoundError",
     "Verdict",
     "find_mates",
     "position_of",
@@ -55,9 +57,8 @@ __all__ = [
 ]
 
 #: The longest solution a puzzle may ask for, in plies.
-#: The longest solution a puzzle may ask for, in plies.
 MAX_PLIES = 99
-_GOAL = re.compile(r"^\s*mate\s+in\s+(\d+)\s*$", re.IGNORECASE)
+_GOAL = re.compile(r"^\s*mate\s+in\s+([0-9]+)\s*$", re.IGNORECASE | re.ASCII)
 
 MateAnswer = list[Move] | None | SearchLimitReached
 
@@ -79,6 +80,7 @@ class Puzzle:
     """One mate puzzle: a FEN, a solution line, the mate's length in plies, a source.
 
     ``solution`` may be only the first moves (a collection giving the key move alone);
+    any iterable of Moves is taken and kept as a tuple (anything else: TypeError);
     ``plies`` is the stated length (odd; None when the collection does not say: verify
     then takes the solution's own length). ``goal`` reads "mate in N".
     """
@@ -93,8 +95,19 @@ class Puzzle:
     def __post_init__(self) -> None:
         if not isinstance(self.fen, str):
             raise TypeError(f"fen must be a str, got {type(self.fen).__name__}")
-        if not all(isinstance(move, Move) for move in self.solution):
-            raise TypeError("solution must hold Move objects")
+        solution = self.solution
+        if isinstance(solution, (str, bytes, Move)) or not isinstance(solution, Iterable):
+            raise TypeError(
+                "solution must be an iterable of Move objects, got "
+                f"{type(solution).__name__}: {_short(solution)}"
+            )
+        moves = tuple(solution)  # a generator is read once, here; a list becomes hashable
+        for index, move in enumerate(moves):
+            if not isinstance(move, Move):
+                raise TypeError(
+                    f"solution[{index}] must be a Move, got {type(move).__name__}: {_short(move)}"
+                )
+        object.__setattr__(self, "solution", moves)
         if self.plies is not None:
             plies = check_int("plies", self.plies, 1, MAX_PLIES)
             if plies % 2 == 0:
@@ -126,6 +139,23 @@ class PuzzleFileError(XiangqiError):
         self.game = game
 
 
+class PuzzleFileNotFoundError(PuzzleFileError, FileNotFoundError):
+    """A puzzle file that does not exist: a PuzzleFileError that ``except
+    FileNotFoundError`` (and ``except OSError``) still catches, as io.UnsupportedOperation
+    is both an OSError and a ValueError. ``errno`` is ENOENT; ``source`` names the file."""
+
+
+def _unreadable(error: OSError, name: str) -> PuzzleFileError:
+    """The PuzzleFileError for a puzzle file that cannot be opened (missing, a folder, no
+    permission): it names the file and why; a missing file's is a PuzzleFileNotFoundError."""
+    why = error.strerror or str(error)
+    kind = PuzzleFileNotFoundError if isinstance(error, FileNotFoundError) else PuzzleFileError
+    found = kind(f"{name}: cannot be read as a puzzle file: {why}", name)
+    if isinstance(found, OSError):
+        found.errno = error.errno
+    return found
+
+
 #: What reading one line or one game may raise (bad text, bad values, JSON nested beyond
 #: the interpreter's depth, CSV's own errors, undecodable bytes): each becomes a
 #: PuzzleFileError naming the line. Anything else is a bug and is not hidden.
@@ -149,7 +179,11 @@ def _moves(text: object) -> tuple[Move, ...]:
         raise TypeError(
             f"moves must be ICCS text or a list of it, got {type(text).__name__}: {_short(text)}"
         )
-    return tuple(Move.from_iccs(str(item)) for item in items)
+    moves = tuple(Move.from_iccs(str(item)) for item in items)
+    for ply, move in enumerate(moves, 1):
+        if not move:
+            raise XiangqiError(f"move {ply} of the solution is a pass ('0000'): no puzzle move")
+    return moves
 
 
 def _plies(record: dict[str, object]) -> int | None:
@@ -171,6 +205,8 @@ def _plies(record: dict[str, object]) -> int | None:
         matched = _GOAL.match(goal) if isinstance(goal, str) else None
         if not matched or len(matched.group(1)) > 3:
             raise XiangqiError(f"goal must read 'mate in N', got {_short(goal)}")
+        if int(matched.group(1)) == 0:
+            raise XiangqiError(f"goal {_short(goal)} is refused: a mate takes at least one move")
         found["goal"] = 2 * int(matched.group(1)) - 1
     if len(set(found.values())) > 1:
         said = ", ".join(f"{key} gives {counted(value, 'ply')}" for key, value in found.items())
@@ -242,7 +278,10 @@ def _open(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> tuple[IO[Any]
         path = os.fspath(source)
         if not isinstance(path, str):
             raise TypeError(f"source must be a str path, got {type(path).__name__}")
-        return open(path, "rb"), path, True
+        try:
+            return open(path, "rb"), path, True
+        except OSError as error:
+            raise _unreadable(error, path) from error
     if isinstance(source, (bytes, bytearray, memoryview)):
         raise TypeError("source must be a path or an open file, got bytes (wrap in io.BytesIO)")
     if hasattr(source, "read"):
@@ -355,7 +394,7 @@ def read_csv(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Iterator[P
                 if header is None:
                     lowered = [cell.strip().lower() for cell in row]
                     if "fen" in lowered:
-                        twice = sorted({c for c in lowered if c and lowered.count(c) > 1})
+                        twice = sorted(c for c, n in Counter(lowered).items() if c and n > 1)
                         if twice:
                             raise XiangqiError(f"the header names {', '.join(twice)} twice")
                         header = lowered
@@ -365,6 +404,14 @@ def read_csv(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Iterator[P
                     raise XiangqiError(
                         f"the row has {len(row)} cells, the header names {len(header)} "
                         f"columns ({','.join(header)})"
+                    )
+                unnamed = next(
+                    (i for i, (k, c) in enumerate(zip(header, row)) if not k and c.strip()), None
+                )
+                if unnamed is not None:
+                    raise XiangqiError(
+                        f"cell {unnamed + 1} ({_short(row[unnamed])}) is under a column the "
+                        "header does not name"
                     )
                 record: dict[str, object] = {k: c for k, c in zip(header, row) if k}
                 puzzle = puzzle_from_record(record, name)
@@ -392,6 +439,10 @@ def read_games(source: str | os.PathLike[str] | IO[bytes]) -> Iterator[Puzzle]:
         name = os.fspath(source)
         if not isinstance(name, str):
             raise TypeError(f"source must be a str path, got {type(name).__name__}")
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        raise TypeError("source must be a path or an open file, got bytes (wrap in io.BytesIO)")
+    elif not hasattr(source, "read"):
+        raise TypeError(f"source must be a path or a file, got {type(source).__name__}")
     else:
         found = getattr(source, "name", "")
         name = found if isinstance(found, str) else ""
@@ -399,6 +450,8 @@ def read_games(source: str | os.PathLike[str] | IO[bytes]) -> Iterator[Puzzle]:
     number = 0
     try:
         games = open_games(source)
+    except OSError as error:
+        raise _unreadable(error, where) from error
     except _READ_ERRORS as error:
         raise PuzzleFileError(f"{where}: {error}", name) from error
     try:
@@ -419,6 +472,14 @@ def read_games(source: str | os.PathLike[str] | IO[bytes]) -> Iterator[Puzzle]:
                     name,
                     game=number,
                 ) from game.errors[0]
+            passes = [ply for ply, move in enumerate(game.mainline_moves(), 1) if not move]
+            if passes:
+                raise PuzzleFileError(
+                    f"{where} game {number}: move {passes[0]} of the main line is a pass "
+                    "(a null move): no puzzle move",
+                    name,
+                    game=number,
+                )
             yield _game_puzzle(game, name)
     finally:
         games.close()  # type: ignore[attr-defined]  # open_games's iterator closes its file
@@ -477,6 +538,8 @@ def _first_illegal(pos: Position, line: tuple[Move, ...]) -> tuple[int, str] | N
     """The ply (0-based) of the first illegal move of line played from pos, and why."""
     replay = pos.copy()
     for ply, move in enumerate(line):
+        if not move:  # Position.push plays a pass; a puzzle's line holds moves only
+            return ply, f"move {ply + 1} of the solution is a pass (0000), not a move"
         try:
             replay.push(move)
         except IllegalMoveError as error:
