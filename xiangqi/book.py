@@ -634,9 +634,9 @@ class SQLiteReader(Reader):
             found_columns, found_uniques = _table_shape(self._query, table)
             if found_columns != columns:
                 raise self._fail(
-                    f"an SQLite file but not a xiangqi book: table {table} has the columns "
-                    f"{[c[0] for c in found_columns]}, not {[c[0] for c in columns]} as "
-                    "the format defines"
+                    f"an SQLite file but not a xiangqi book: table {table}'s columns (name, "
+                    f"type, NOT NULL, PRIMARY KEY) are {found_columns}, not the format's "
+                    f"{columns}"
                 )
             missing = uniques - found_uniques
             if missing:
