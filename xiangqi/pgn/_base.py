@@ -30,7 +30,7 @@ TAG_ORDER = (
     "Black",
     "Result",
 )
-_DEFAULT_TAGS = {
+DEFAULT_TAGS = {
     "Game": "Chinese Chess",
     "Event": "?",
     "Site": "?",
@@ -41,12 +41,12 @@ _DEFAULT_TAGS = {
     "Result": "*",
 }
 #: The longest quote of input put into an error message.
-_QUOTE = 60
+QUOTE = 60
 #: At most this many errors are kept per game; the last one says how many more there were.
-_MAX_ERRORS = 100
+MAX_ERRORS = 100
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 #: NAG numbers of the move suffixes.
-_SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
 
 #: What no writer puts into a record: the control characters but tab and the line breaks (C0,
@@ -61,10 +61,10 @@ def writable(text: str) -> str:
     return UNWRITABLE.sub("", text)
 
 
-def _quote(text: str) -> str:
+def quote(text: str) -> str:
     """A bounded repr of input for error messages."""
-    if len(text) > _QUOTE:
-        return repr(text[:_QUOTE]) + f"... ({len(text)} characters)"
+    if len(text) > QUOTE:
+        return repr(text[:QUOTE]) + f"... ({len(text)} characters)"
     return repr(text)
 
 
@@ -125,37 +125,37 @@ PgnError = IllegalPgnMoveError | InvalidPgnMoveError | PgnSyntaxError
 # -- argument checks --------------------------------------------------------------------------
 
 
-def _check_move(move: object) -> Move:
+def check_move(move: object) -> Move:
     if not isinstance(move, Move):
         raise TypeError(f"expected a Move, got {type(move).__name__}")
     return move
 
 
-def _check_text(value: object, what: str) -> str:
+def check_text(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{what} must be a str, got {type(value).__name__}")
     return value
 
 
-def _check_nags(nags: Iterable[int]) -> set[int]:
+def check_nags(nags: Iterable[int]) -> set[int]:
     return {check_int("a NAG", nag, 0, 255) for nag in nags}
 
 
-def _check_tag(name: object, value: object) -> None:
+def check_tag(name: object, value: object) -> None:
     if not isinstance(name, str) or not isinstance(value, str):
         bad = name if not isinstance(name, str) else value
         raise TypeError(f"tag names and values must be str, got {type(bad).__name__}")
     if not _TAG_NAME.fullmatch(name):
-        raise ValueError(f"a tag name is ASCII letters, digits and '_', got {_quote(name)}")
+        raise ValueError(f"a tag name is ASCII letters, digits and '_', got {quote(name)}")
 
 
-def _format_name(format: object) -> PgnFormat:
+def check_format(format: object) -> PgnFormat:
     if not isinstance(format, str):
         raise TypeError(f"format must be a str, got {type(format).__name__}")
     for name in ("ICCS", "WXF", "Chinese", "SAN"):
         if format.lower() == name.lower() and format.isascii():
             return name
-    raise ValueError(f"format must be 'ICCS', 'WXF', 'Chinese' or 'SAN', got {_quote(format)}")
+    raise ValueError(f"format must be 'ICCS', 'WXF', 'Chinese' or 'SAN', got {quote(format)}")
 
 
 def both_kings_in_check(board: str) -> bool:

@@ -16,16 +16,26 @@ from ..notation import SAN_RE, parse_chinese, parse_iccs, parse_san, parse_wxf
 from ..pieces import Color
 from ..position import Position
 from ._base import (
-    _MAX_ERRORS,
-    _QUOTE,
-    _SUFFIX_NAGS,
+    MAX_ERRORS,
+    QUOTE,
+    SUFFIX_NAGS,
     IllegalPgnMoveError,
     InvalidPgnMoveError,
     PgnError,
     PgnMoveError,
     PgnSyntaxError,
-    _quote,
     both_kings_in_check,
+    quote,
+)
+from ._lexicon import (
+    ICCS_WORD,
+    LEAD,
+    LOOSE_TAG,
+    TAG,
+    ascii_forms,
+    comment_end,
+    split_word,
+    strip_suffix,
 )
 from .tree import ChildNode, Game, GameNode
 
@@ -320,12 +330,6 @@ class _Source:
 # -- reading: one game ------------------------------------------------------------------------
 
 _TAG_START = re.compile(r'[ \t\ufeff]*\[[ \t]*[A-Za-z0-9_]+[ \t]+"')
-_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\]')
-# A tag whose value holds unescaped quotes, read as python-chess does: the value runs to the
-# last quote before the closing bracket that ends the line ('[Event "1999年"中視股份杯"..."]').
-_LOOSE_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]+"(.*)"[ \t]*\][ \t]*$')
-_FULLWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
-_FULLWIDTH[0x3000] = 0x20
 _TOKEN = re.compile(
     r"""
       (?P<space>\s+)
@@ -340,25 +344,8 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
-_ICCS_WORD = re.compile(r"[a-iA-I][0-9]-?[a-iA-I][0-9]", re.ASCII)
-_WXF_WORD = re.compile(r"[A-Za-z+\-1-9][A-Za-z+\-1-9][+\-.=][1-9]", re.ASCII)
-_CHINESE_MOTION = re.compile(r"[进進退平]")
 _COMMENT_START = re.compile(r"[{;]")
 _BLANK = re.compile(r"[\s\ufeff]*\Z")
-_LEAD = re.compile(r"[\s\ufeff]*")
-
-
-_last_translated: list[str] = ["", ""]
-
-
-def _ascii_forms(line: str) -> str:
-    """line with full-width letters, digits and signs as ASCII (one character for one, so
-    indexes stay valid); the last line is kept, as each game on a long line asks again."""
-    if line.isascii():
-        return line
-    if _last_translated[0] is not line:
-        _last_translated[:] = [line, line.translate(_FULLWIDTH)]
-    return _last_translated[1]
 
 
 _last_search: list[object] = ["", 0, 0]
@@ -416,12 +403,12 @@ class _GameReader:
         if self.strict:
             raise exc
         self.error_count += 1
-        if self.error_count <= _MAX_ERRORS:
+        if self.error_count <= MAX_ERRORS:
             self.game.errors.append(exc)
-        elif self.error_count == _MAX_ERRORS + 1:
+        elif self.error_count == MAX_ERRORS + 1:
             self.game.errors.append(
                 PgnSyntaxError(
-                    f"game {self.number}: more than {_MAX_ERRORS} errors, the rest not kept",
+                    f"game {self.number}: more than {MAX_ERRORS} errors, the rest not kept",
                     self.depth,
                     "",
                     self.number,
@@ -431,9 +418,9 @@ class _GameReader:
     def syntax(self, what: str, text: str) -> None:
         self.error(
             PgnSyntaxError(
-                f"game {self.number}, ply {self.depth}: {what}: {_quote(text)}",
+                f"game {self.number}, ply {self.depth}: {what}: {quote(text)}",
                 self.depth,
-                text[:_QUOTE],
+                text[:QUOTE],
                 self.number,
             )
         )
@@ -448,11 +435,11 @@ class _GameReader:
             pos += 1
         first = pos
         while True:
-            match = _TAG.match(line, pos)
+            match = TAG.match(line, pos)
             if match is not None:
                 value = _unescape_tag(match.group(2))
             else:
-                match = _LOOSE_TAG.match(line, pos)
+                match = LOOSE_TAG.match(line, pos)
                 if match is None:
                     break
                 value = match.group(2)
@@ -464,7 +451,7 @@ class _GameReader:
             pos = match.end()
         if pos == first or _TAG_START.match(line, pos):
             # a tag that does not parse (unclosed quote, missing bracket): skip the line
-            self.syntax("malformed tag pair", line[pos : pos + 4 * _QUOTE])
+            self.syntax("malformed tag pair", line[pos : pos + 4 * QUOTE])
             return len(line)
         return pos
 
@@ -496,7 +483,7 @@ class _GameReader:
             return None
         while i < n:
             if self.in_comment:
-                j = _comment_end(line, i)
+                j = comment_end(line, i)
                 if j < 0:
                     self.comment_parts.append(line[i:])
                     self.comment_parts.append("\n")
@@ -525,7 +512,7 @@ class _GameReader:
 
     def tokens(self, line: str, start: int, end: int) -> int | None:
         """Read the tokens of line[start:end]; the index after a result marker, or None."""
-        for match in _TOKEN.finditer(_ascii_forms(line), start, end):
+        for match in _TOKEN.finditer(ascii_forms(line), start, end):
             kind = match.lastgroup
             text = match.group()
             if kind == "space" or kind == "number":
@@ -544,7 +531,7 @@ class _GameReader:
             elif kind == "nag":
                 self.add_nag(int(text[1:]), text)
             elif kind == "suffix":
-                self.add_nag(_SUFFIX_NAGS[text], text)
+                self.add_nag(SUFFIX_NAGS[text], text)
             elif kind == "word":
                 self.word(text)
             else:
@@ -620,13 +607,13 @@ class _GameReader:
             return
         if self.skip_depth:
             return
-        for part in _split_word(text):
+        for part in split_word(text):
             if not self.move(part):
                 return
 
     def move(self, text: str) -> bool:
         assert self.pos is not None
-        word, nag = _strip_suffix(text)
+        word, nag = strip_suffix(text)
         ply = self.depth + 1
         try:
             move = _parse_move(self.pos, word, self)
@@ -634,7 +621,7 @@ class _GameReader:
             side = "Red" if self.pos.turn == Color.RED else "Black"
             where = (
                 f"game {self.number}, ply {ply} (move {self.pos.fullmove_number}, {side}) "
-                f"{_quote(text)}"
+                f"{quote(text)}"
             )
             error: PgnError
             if isinstance(exc, IllegalMoveError):
@@ -698,55 +685,6 @@ class _GameReader:
         return self.game
 
 
-def _comment_end(line: str, start: int) -> int:
-    """Index of the "}" that closes a comment (not escaped as "\\}"), or -1."""
-    i = start
-    while True:
-        j = line.find("}", i)
-        if j < 0:
-            return -1
-        backslashes = 0
-        k = j - 1
-        while k >= start and line[k] == "\\":
-            backslashes += 1
-            k -= 1
-        if backslashes % 2 == 0:
-            return j
-        i = j + 1
-
-
-def _strip_suffix(text: str) -> tuple[str, int | None]:
-    word = text.rstrip("!?")
-    suffix = text[len(word) :]
-    nag = _SUFFIX_NAGS.get(suffix) if suffix else None
-    return word, nag
-
-
-def _split_word(text: str) -> list[str]:
-    """Split moves written together without spaces ("C2=5H8+7", "炮二平五马８进７")."""
-    word, _ = _strip_suffix(text)
-    if len(word) <= 5:
-        return [text]
-    if not word.isascii():
-        cuts = [m.end() + 1 for m in _CHINESE_MOTION.finditer(word)]
-        if len(cuts) >= 2 and cuts[-1] in (len(word), len(word) - 1):
-            parts, start = [], 0
-            for cut in cuts[:-1]:
-                parts.append(text[start:cut])
-                start = cut
-            parts.append(text[start:])
-            return parts
-        return [text]
-    if len(word) % 4 == 0 and all(
-        _WXF_WORD.fullmatch(word[i : i + 4]) or _ICCS_WORD.fullmatch(word[i : i + 4])
-        for i in range(0, len(word), 4)
-    ):
-        parts = [text[i : i + 4] for i in range(0, len(word), 4)]
-        parts[-1] = text[len(word) - 4 :]
-        return parts
-    return [text]
-
-
 def _parse_san_in_game(pos: Position, word: str, reader: _GameReader | None) -> Move:
     """SAN in a game: the rank numbering (1..10, or XBoard's 0..9) that the first move read in
     only one of them showed is kept for the rest of the game. Moves that read both ways are
@@ -790,9 +728,9 @@ def _parse_move(pos: Position, word: str, reader: _GameReader | None = None) -> 
         try:
             return _parse_san_in_game(pos, word, reader)
         except IllegalMoveError:
-            if not _ICCS_WORD.fullmatch(bare):
+            if not ICCS_WORD.fullmatch(bare):
                 raise
-    if _ICCS_WORD.fullmatch(bare):
+    if ICCS_WORD.fullmatch(bare):
         return parse_iccs(pos, bare)
     if SAN_RE.fullmatch(word):
         return _parse_san_in_game(pos, word, reader)
@@ -829,7 +767,7 @@ def _read(source: _Source, strict: bool, exact: bool = False) -> Game | None:
                 continue
             started = True
             reader.start_moves()
-            match = _LEAD.match(line, i)
+            match = LEAD.match(line, i)
             assert match is not None
             i = match.end()
         elif _TAG_START.match(line, i):
@@ -921,7 +859,7 @@ def read_games(
         try:
             codecs.lookup(encoding)
         except LookupError:
-            raise ValueError(f"unknown encoding {_quote(encoding)}") from None
+            raise ValueError(f"unknown encoding {quote(encoding)}") from None
     if isinstance(source, str):
         _refuse_file_name(source, "read_games")
         return _iterate(_Source(None, text=source), strict)
@@ -948,7 +886,7 @@ def _refuse_file_name(text: str, who: str) -> None:
         return
     if is_file:
         raise TypeError(
-            f"{who}() reads a str as PGN text, and {_quote(text)} is the name of a file: "
+            f"{who}() reads a str as PGN text, and {quote(text)} is the name of a file: "
             "pass a pathlib.Path (or an open file) to read the file"
         )
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 import re
 
 from ..notation import SAN_RE
-from .reader import (
-    _ICCS_WORD,
-    _LEAD,
-    _LOOSE_TAG,
-    _TAG,
-    _WXF_WORD,
-    _ascii_forms,
-    _comment_end,
-    _split_word,
-    _strip_suffix,
+from ._lexicon import (
+    ICCS_WORD,
+    LEAD,
+    LOOSE_TAG,
+    TAG,
+    WXF_WORD,
+    ascii_forms,
+    comment_end,
+    split_word,
+    strip_suffix,
 )
 
 __all__ = ["looks_like_pgn"]
@@ -26,15 +26,15 @@ _FIRST_WORD = re.compile(r"[^\s(){};$]+")
 
 def _is_move_word(word: str) -> bool:
     """Is word shaped as a move in one of the notations the reader takes?"""
-    word = _strip_suffix(word)[0]
+    word = strip_suffix(word)[0]
     bare = word.rstrip("+#")
     if not word.isascii():
         return len(word) >= 4 and word[2] in "进進退平"
     return bool(
-        _ICCS_WORD.fullmatch(bare)
+        ICCS_WORD.fullmatch(bare)
         or SAN_RE.fullmatch(word)
-        or (len(bare) == 4 and _WXF_WORD.fullmatch(bare))
-        or (len(bare) % 4 == 0 and len(bare) > 4 and _WXF_WORD.fullmatch(bare[:4]))
+        or (len(bare) == 4 and WXF_WORD.fullmatch(bare))
+        or (len(bare) % 4 == 0 and len(bare) > 4 and WXF_WORD.fullmatch(bare[:4]))
     )
 
 
@@ -43,10 +43,10 @@ def looks_like_pgn(text: str) -> bool:
     text (a move number followed by a move, a move, a comment, a result marker) once blank
     lines, ``%`` escape lines and ``;`` comment lines are skipped? Not merely "any text":
     Markdown, prose or random bytes are not PGN."""
-    text = _ascii_forms(text)
+    text = ascii_forms(text)
     i, n = 0, len(text)
     while True:
-        lead = _LEAD.match(text, i)
+        lead = LEAD.match(text, i)
         assert lead is not None
         i = lead.end()
         if i >= n:
@@ -59,12 +59,12 @@ def looks_like_pgn(text: str) -> bool:
             i = j + 1
             continue
         if ch == "{":
-            j = _comment_end(text, i + 1)
+            j = comment_end(text, i + 1)
             if j < 0:
                 return True  # move text that opens with a comment longer than the sample
             i = j + 1
             continue
-        if _TAG.match(text, i) or _LOOSE_TAG.match(text[i : text.find("\n", i) % (n + 1)]):
+        if TAG.match(text, i) or LOOSE_TAG.match(text[i : text.find("\n", i) % (n + 1)]):
             return True
         number = _MOVE_NUMBER.match(text, i)
         if number is not None:
@@ -76,5 +76,5 @@ def looks_like_pgn(text: str) -> bool:
             return False
         first = word.group()
         return first in ("1-0", "0-1", "1/2-1/2", "*") or any(
-            _is_move_word(part) for part in _split_word(first)[:1]
+            _is_move_word(part) for part in split_word(first)[:1]
         )

@@ -13,13 +13,13 @@ from ..notation import chinese, san, wxf
 from ..position import Position
 from ..rules import Outcome, Rules, check_rules
 from ._base import (
-    _DEFAULT_TAGS,
+    DEFAULT_TAGS,
     RESULTS,
-    _check_move,
-    _check_nags,
-    _check_tag,
-    _check_text,
-    _quote,
+    check_move,
+    check_nags,
+    check_tag,
+    check_text,
+    quote,
 )
 from .writer import write_pgn
 
@@ -158,10 +158,10 @@ class GameNode:
         nags: Iterable[int] = (),
     ) -> ChildNode:
         """Add a legal move here as the last variation (IllegalMoveError if not legal)."""
-        _check_move(move)
-        comment = _check_text(comment, "comment")
-        starting_comment = _check_text(starting_comment, "starting_comment")
-        checked = _check_nags(nags)
+        check_move(move)
+        comment = check_text(comment, "comment")
+        starting_comment = check_text(starting_comment, "starting_comment")
+        checked = check_nags(nags)
         self.board().push(move)  # raises IllegalMoveError, nothing changed
         child = ChildNode(self, move, comment, starting_comment, checked)
         self.variations.append(child)
@@ -183,7 +183,7 @@ class GameNode:
         added: list[tuple[GameNode, ChildNode]] = []
         try:
             for move in moves:
-                _check_move(move)
+                check_move(move)
                 pos.push(move)
                 child = ChildNode(node, move, "", "", set())
                 node.variations.append(child)
@@ -301,15 +301,15 @@ class Game(GameNode):
         #: (last main-line node, Position there) for add_move in linear time; checked on use.
         #: The main line's first node is kept too, to see the root's list edited by hand.
         self._cache: tuple[GameNode, Position, GameNode | None] | None = None
-        self.tags: dict[str, str] = dict(_DEFAULT_TAGS)
+        self.tags: dict[str, str] = dict(DEFAULT_TAGS)
         if tags is not None:
             if not isinstance(tags, dict):
                 raise TypeError(f"tags must be a dict of str, got {type(tags).__name__}")
             for name, value in tags.items():
-                _check_tag(name, value)
+                check_tag(name, value)
             self.tags.update(tags)
         if fen is not None:
-            self.tags["FEN"] = Position(_check_text(fen, "fen")).fen()
+            self.tags["FEN"] = Position(check_text(fen, "fen")).fen()
         self.errors: list[PgnError] = []
         self.unread: list[str] = []
 
@@ -366,7 +366,7 @@ class Game(GameNode):
                     rules = Rules(tag.strip().lower())
                 except ValueError:
                     raise XiangqiError(
-                        f"the game's Rules tag is {_quote(tag)}, not 'asian' or 'chinese': "
+                        f"the game's Rules tag is {quote(tag)}, not 'asian' or 'chinese': "
                         "pass outcome(rules=...) to choose the rule set"
                     ) from None
         rules = check_rules(rules)
@@ -391,9 +391,9 @@ class Game(GameNode):
 
     @result.setter
     def result(self, value: str) -> None:
-        _check_text(value, "result")
+        check_text(value, "result")
         if value not in RESULTS:
-            raise ValueError(f"result must be one of {', '.join(RESULTS)}, got {_quote(value)}")
+            raise ValueError(f"result must be one of {', '.join(RESULTS)}, got {quote(value)}")
         self.tags["Result"] = value
 
     def board(self) -> Position:
@@ -428,9 +428,9 @@ class Game(GameNode):
 
         Returns the new node; comment, if given, is attached to it.
         """
-        _check_move(move)
+        check_move(move)
         if comment is not None:
-            _check_text(comment, "comment")
+            check_text(comment, "comment")
         cache = self._cache
         if cache is None or not _still_the_end(self, cache[0], cache[2]):
             first: GameNode | None = self.variations[0] if self.variations else None

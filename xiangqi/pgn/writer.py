@@ -19,9 +19,9 @@ from ._base import (
     RESULTS,
     TAG_ORDER,
     PgnFormat,
-    _check_tag,
-    _check_text,
-    _format_name,
+    check_format,
+    check_tag,
+    check_text,
     writable,
 )
 from .visitor import Visitor, walk
@@ -32,11 +32,11 @@ if TYPE_CHECKING:
 
 def write_pgn(game: Game, format: str = "ICCS", width: int = 80) -> str:
     """PGN text of game: tags, then the tree in format "ICCS", "WXF", "Chinese" or "SAN"."""
-    fmt = _format_name(format)
+    fmt = check_format(format)
     check_int("width", width, 1)
     tags = dict(game.tags)
     for name, value in tags.items():
-        _check_tag(name, value)
+        check_tag(name, value)
     tags["Format"] = fmt
     if fmt == "SAN":
         tags.setdefault("Variant", "xiangqi")
@@ -85,7 +85,7 @@ class _MoveText(Visitor[list[str]]):
         self.force = False  # the next move opens a variation
 
     def begin_game(self, game: Game) -> None:
-        _check_text(game.comment, "the game's comment")
+        check_text(game.comment, "the game's comment")
         if _comment_text(game.comment):
             self.tokens.append(_comment(game.comment))
         start = parse_fen(game.fen)  # syntax only: a kept diagram no side can move from

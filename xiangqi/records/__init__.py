@@ -771,9 +771,9 @@ def _pgn_read(handle: IO[bytes]) -> Iterator[Game]:
 def pgn_writer(notation: str = "ICCS") -> Callable[[Iterable[Game], IO[bytes]], int]:
     """A PGN writer (UTF-8, games one after the other) with moves in notation ("ICCS", "WXF",
     "Chinese", "SAN"), to register or to pass to the convert command's machinery."""
-    from ..pgn._base import _format_name
+    from ..pgn._base import check_format
 
-    name = _format_name(notation)
+    name = check_format(notation)
 
     def write(games: Iterable[Game], out: IO[bytes]) -> int:
         n = 0

@@ -36,7 +36,7 @@ import re
 from ..errors import IllegalMoveError, XiangqiError
 from ..move import Move
 from ..pgn import ChildNode, Game, GameNode
-from ..pgn._base import UNWRITABLE, _check_tag
+from ..pgn._base import QUOTE, UNWRITABLE, check_tag
 from ..pgn.visitor import Visitor, walk
 from ..position import Position
 from .common import (
@@ -92,8 +92,6 @@ _ECCO = re.compile(r"([A-E][0-9]{2})\b\s*(.*)", re.S)
 _COMMENT_KEY = re.compile(r"comment(?:([0-9]{1,9})_)?([0-9]{1,9})")
 _BRANCH_KEY = re.compile(r"move_([0-9]{1,9})_([0-9]{1,9})_([0-9]{1,9})")
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
-#: At most this many characters of input are quoted in an error message.
-_QUOTE = 60
 
 
 class InvalidDhtmlError(XiangqiError):
@@ -119,7 +117,7 @@ def _decode(data: bytes) -> str:
 def _text_of(source: object) -> str:
     if isinstance(source, str) and "[DhtmlXQ" not in source:
         if not os.path.exists(source):
-            shown = repr(source[:_QUOTE]) + ("..." if len(source) > _QUOTE else "")
+            shown = repr(source[:QUOTE]) + ("..." if len(source) > QUOTE else "")
             raise InvalidDhtmlError(f"no [DhtmlXQ_...] tags in the text, nor a file named {shown}")
     elif isinstance(source, str):
         return source
@@ -198,7 +196,7 @@ def _start(tags: dict[str, str]) -> tuple[str, str | None]:
     if not binit:
         return Position().board_fen(), None
     if len(binit) != 64 or not (binit.isascii() and binit.isdigit()):
-        raise InvalidDhtmlError(f"DhtmlXQ_binit must be 64 digits, got {binit[:_QUOTE]!r}")
+        raise InvalidDhtmlError(f"DhtmlXQ_binit must be 64 digits, got {binit[:QUOTE]!r}")
     board: list[str | None] = [None] * 90
     for i in range(32):
         x, y = binit[2 * i], binit[2 * i + 1]
@@ -233,7 +231,7 @@ def read_dhtml(source: Source) -> Game:
     text = _text_of(source)
     tags = _tags(text)
     if not tags:
-        raise InvalidDhtmlError(f"no [DhtmlXQ_...] tags in the text: {text[:_QUOTE]!r}")
+        raise InvalidDhtmlError(f"no [DhtmlXQ_...] tags in the text: {text[:QUOTE]!r}")
     board, side_given = _start(tags)
     # dpxq's own player rewrites movelist as move_0_1_0; some pages carry only that.
     main, rest = _moves(tags.get("movelist", tags.get("move_0_1_0", "")))
@@ -270,7 +268,7 @@ def read_dhtml(source: Source) -> Game:
             branches.setdefault(parent, []).append((branch, ply, parent, value))
     game.comment = comments.get((0, 0), "")
     if rest:
-        add_error(game, f"DhtmlXQ_movelist ends in text that is no move: {rest[:_QUOTE]!r}", 0)
+        add_error(game, f"DhtmlXQ_movelist ends in text that is no move: {rest[:QUOTE]!r}", 0)
     # (branch, ply) -> the node from which that ply is played (vschess's table).
     table: dict[tuple[int, int], GameNode] = {(0, 1): game}
     #: the branch number of each branch's first node, for the legality check's messages
@@ -296,7 +294,7 @@ def read_dhtml(source: Source) -> Game:
                 continue
             moves, bad = _moves(value)
             if bad:
-                add_error(game, f"DhtmlXQ branch {branch} ends in no move: {bad[:_QUOTE]!r}", ply)
+                add_error(game, f"DhtmlXQ branch {branch} ends in no move: {bad[:QUOTE]!r}", ply)
             _grow(game, target, moves, branch, ply, comments, table, first_of)
             placed.add(branch)
             queue.append(branch)
@@ -380,7 +378,7 @@ def write_dhtml(game: GameNode) -> str:
     if not isinstance(game, Game):
         raise TypeError(f"write_dhtml() takes a pgn.Game, got {type(game).__name__}")
     for name, value in game.tags.items():  # as the PGN writer does: str tags only
-        _check_tag(name, value)
+        check_tag(name, value)
     lines = ["[DhtmlXQ]"]
 
     def tag(name: str, value: str) -> None:

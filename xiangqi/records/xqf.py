@@ -46,7 +46,7 @@ from __future__ import annotations
 from ..errors import XiangqiError
 from ..fen import START_FEN
 from ..pgn import ChildNode, Game, GameNode
-from ..pgn._base import _check_tag, both_kings_in_check, writable
+from ..pgn._base import both_kings_in_check, check_tag, writable
 from ..pgn.visitor import Visitor, walk
 from ..position import Position
 from .common import (
@@ -315,7 +315,7 @@ def write_xqf(game: GameNode) -> bytes:
     if not isinstance(game, Game):
         raise TypeError(f"write_xqf() takes a pgn.Game, got {type(game).__name__}")
     for name, value in game.tags.items():  # as the PGN writer does: str tags only
-        _check_tag(name, value)
+        check_tag(name, value)
     pieces, side, board = start_pieces(game)
     head = bytearray(HEADER_SIZE)
     head[0:3] = b"XQ\x0a"
