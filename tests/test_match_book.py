@@ -132,7 +132,7 @@ def test_bad_book_settings_are_refused_before_anything_starts(tmp_path: Path) ->
         prepare_match(["cmd=/bin/true", "cmd=/bin/true"], book=BOOK_DAT, openings=[Position()])
     with pytest.raises(XiangqiError, match="needs a book"):
         prepare_match(["cmd=/bin/true", "cmd=/bin/true"], book_plies=4)
-    with pytest.raises(ValueError, match="book plies"):
+    with pytest.raises(ValueError, match="book.plies"):
         prepare_match(["cmd=/bin/true", "cmd=/bin/true"], book=BOOK_DAT, book_plies=0)
 
 

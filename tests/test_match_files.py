@@ -91,7 +91,7 @@ def test_run_match_writes_its_files_whole_keeping_their_mode(tmp_path: Path) -> 
     assert link.is_symlink()  # written through the link
     data = json.loads(results.read_text(encoding="utf-8"))
     assert data["totals"]["games"] == 2 == result.tally.games
-    assert data["pgn"] == str(pgn)
+    assert data["pgn"] == "games.pgn"  # relative to the results file's folder
     assert [g.result for g in games] == [r["result"] for r in data["games"]]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn", "link.json", "results.json"]
 

@@ -29,7 +29,9 @@ if TYPE_CHECKING:
     from .engine import PovScore
     from .move import Move
 
-#: The match options --resume reads from the results file instead (given: refused).
+#: The match options --resume reads from the results file instead (given, whatever the
+#: value, 0 included: refused). --concurrency may change (the games at once from then on),
+#: and --ray (where the rounds run), --pgn and --results (the outputs).
 _MATCH_SETTINGS = (
     "engine",
     "each",
@@ -37,12 +39,21 @@ _MATCH_SETTINGS = (
     "rounds",
     "tc",
     "openings",
+    "opening_format",
+    "opening_plies",
+    "opening_order",
     "sprt",
     "seed",
     "book",
     "book_plies",
     "ray_retries",
     "ray_resource",
+    "max_plies",
+    "draw",
+    "resign",
+    "rules",
+    "time_margin",
+    "event",
 )
 
 #: Deepest perft the command line runs. perft(8) from the start is about 5 * 10**12
@@ -193,6 +204,7 @@ def _match(args: argparse.Namespace) -> int:
                 pgn_file=args.pgn,
                 results_file=args.results,
                 ray=args.ray,
+                concurrency=args.concurrency,
                 progress=sys.stderr,
                 keep_games=False,
                 names=names,
@@ -202,26 +214,26 @@ def _match(args: argparse.Namespace) -> int:
                 args.engine,
                 args.games,
                 rounds=args.rounds,
-                each=" ".join(args.each),
+                each=" ".join(args.each or ()),
                 tc=args.tc,
                 openings=args.openings,
                 opening_plies=args.opening_plies,
                 opening_format=args.opening_format,
-                opening_order=args.opening_order,
+                opening_order=args.opening_order or "sequential",
                 seed=args.seed,
                 book=args.book,
                 book_plies=args.book_plies,
-                concurrency=args.concurrency,
+                concurrency=args.concurrency or 1,
                 ray=args.ray,
                 ray_retries=3 if args.ray_retries is None else args.ray_retries,
                 ray_resource=args.ray_resource,
-                max_plies=args.max_plies or None,
+                max_plies=300 if args.max_plies is None else args.max_plies or None,
                 draw=args.draw,
                 resign=args.resign,
-                rules=args.rules,
-                time_margin=args.time_margin,
+                rules=args.rules or "asian",
+                time_margin=0.1 if args.time_margin is None else args.time_margin,
                 sprt=args.sprt,
-                event=args.event,
+                event="xiangqi match" if args.event is None else args.event,
             )
             result = run_to_files(
                 plan, args.pgn, args.results, progress=sys.stderr, keep_games=False, names=names
@@ -470,7 +482,7 @@ def main(argv: list[str] | None = None) -> int:
         help="engine settings, twice: \"name=N cmd=PATH 'option.Skill Level=0' tc=10+0.1\" "
         '(or a command line, "ucci:" for UCCI)',
     )
-    match.add_argument("--each", action="append", default=[], help="settings for both engines")
+    match.add_argument("--each", action="append", help="settings for both engines")
     count = match.add_mutually_exclusive_group()
     count.add_argument("--games", type=_positive, help="games to play (default 2)")
     count.add_argument("--rounds", type=_positive, help="game pairs, colours reversed")
@@ -478,7 +490,9 @@ def main(argv: list[str] | None = None) -> int:
     match.add_argument("--openings", help="openings: PGN (main lines) or FEN/EPD list")
     match.add_argument("--opening-format", choices=("pgn", "epd"), help="default: guessed")
     match.add_argument("--opening-plies", type=_count, help="use the first N plies of a PGN")
-    match.add_argument("--opening-order", choices=("sequential", "random"), default="sequential")
+    match.add_argument(
+        "--opening-order", choices=("sequential", "random"), help="default: sequential"
+    )
     match.add_argument("--seed", type=_count, help="seed of the random opening order or book")
     match.add_argument(
         "--book",
@@ -487,7 +501,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     match.add_argument("--book-plies", type=_count, help="plies played from --book (default 8)")
     match.add_argument(
-        "--concurrency", type=_positive, default=1, help="games at once on this machine"
+        "--concurrency",
+        type=_positive,
+        help="games at once on this machine (1; with --resume: from then on)",
     )
     match.add_argument(
         "--ray",
@@ -506,26 +522,21 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME",
         help="each round takes one unit of this custom Ray resource instead of a CPU",
     )
-    match.add_argument(
-        "--max-plies", type=_count, default=300, help="draw after this many plies (300; 0: none)"
-    )
+    match.add_argument("--max-plies", type=_count, help="draw after this many plies (300; 0: none)")
     match.add_argument("--draw", help='draw adjudication: "movenumber=N movecount=N score=CP"')
     match.add_argument("--resign", help='resign adjudication: "movecount=N score=CP"')
     match.add_argument(
         "--rules",
         choices=("asian", "chinese"),
-        default="asian",
         help="the rule set the library's rulings adjudicate by (asian; see xiangqi.Rules)",
     )
-    match.add_argument(
-        "--time-margin", type=_seconds, default=0.1, help="seconds over the clock (0.1)"
-    )
+    match.add_argument("--time-margin", type=_seconds, help="seconds over the clock (0.1)")
     match.add_argument("--sprt", help='"elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic]"')
     match.add_argument(
         "--pgn", help="write the games to this PGN file (replaced once the match has a result)"
     )
     match.add_argument("--results", help="write the results to this JSON file (replaced likewise)")
-    match.add_argument("--event", default="xiangqi match", help="the PGN Event tag")
+    match.add_argument("--event", help='the PGN Event tag ("xiangqi match")')
     match.add_argument(
         "--resume",
         metavar="RESULTS",
@@ -620,7 +631,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "perft" and not 0 <= args.depth <= MAX_CLI_DEPTH:
         parser.error(f"depth must be in 0..{MAX_CLI_DEPTH}, got {args.depth}")
     if args.command == "match" and args.resume is not None:
-        given = [f"--{k.replace('_', '-')}" for k in _MATCH_SETTINGS if getattr(args, k)]
+        given = [
+            f"--{k.replace('_', '-')}" for k in _MATCH_SETTINGS if getattr(args, k) is not None
+        ]
         if given:
             match.error(f"--resume takes the match's settings from its results file: {given[0]}")
     elif args.command == "match" and len(args.engine or ()) != 2:

@@ -45,9 +45,14 @@ def check_enum(name: str, value: object, kind: type[_E]) -> _E:
 def check_real(
     name: str, value: object, low: float | None = None, high: float | None = None
 ) -> float:
-    """`value` as a finite real number (int or float) in low..high."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    """`value` as a finite real number (a float, or an int of any kind: NumPy's too) in
+    low..high, as a float."""
+    if isinstance(value, bool) or not (
+        isinstance(value, (int, float)) or hasattr(type(value), "__index__")
+    ):
         raise TypeError(f"{name} must be a number, got {type(value).__name__}: {_show(value)}")
+    if not isinstance(value, float):  # an int of any kind (NumPy's too): a plain int first
+        value = operator.index(value)  # type: ignore[arg-type]
     try:
         number = float(value)
     except OverflowError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from typing import Any
 
 from .._checks import check_bool, check_int
@@ -99,7 +100,17 @@ def adjudicate(
     threats and the mixed cycles), the move rule, insufficient material); a game longer
     than max_plies plies is a draw by adjudication.
     """
-    outcome = pos.outcome(rules=check_rules(rules))
+    return _ruling(pos, max_plies, check_rules(rules))
+
+
+#: Each rule set's name as the core's own constant (interned): checked once, when an
+#: Adjudication is made, and handed to Position.outcome as it is on every ply.
+_RULE_NAMES = {member: sys.intern(str(member.value)) for member in Rules}
+
+
+def _ruling(pos: Position, max_plies: int | None, rules: Rules) -> GameOver | None:
+    """adjudicate() for a rules already checked (the runner's, on every ply)."""
+    outcome = pos.outcome(rules=_RULE_NAMES[rules])
     if outcome is not None:
         reason = outcome.termination_tag()
         if outcome.winner is not None:

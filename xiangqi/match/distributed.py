@@ -224,8 +224,7 @@ def connection_error(address: str | None, exc: BaseException) -> XiangqiError:
             f"(Ray: {reason}); {AUTHENTICATION_HINT}"
         )
     return XiangqiError(
-        f"no Ray cluster at {address!r} ({exc}); start one with `ray start --head` "
-        f"(see {DOCS})"
+        f"no Ray cluster at {address!r} ({exc}); start one with `ray start --head` (see {DOCS})"
     )
 
 
@@ -242,6 +241,7 @@ def run_on_ray(
     keep_games: bool,
     finished: Sequence[Mapping[str, Any]],
     extra: Mapping[str, Any],
+    kept: Mapping[int, str] | None = None,
 ) -> MatchResult:
     """Play plan's match on the Ray cluster at plan.ray (see the module's docstring); the
     outputs, finished and extra as for MatchPlan.run. A process already connected to Ray
@@ -269,7 +269,7 @@ def run_on_ray(
         finally:  # ray.init's SIGTERM handler exits at once: the caller's writes the results
             for number, handler in handlers.items():
                 signal.signal(number, handler)
-    runner = _Runner(plan, pgn_out, progress, keep_games, finished)
+    runner = _Runner(plan, pgn_out, progress, keep_games, finished, kept)
     retried: list[dict[str, Any]] = []
     nodes: dict[str, str] = {}
     pending: dict[Any, tuple[int, list[int], int]] = {}  # ref -> (round, games, attempt)

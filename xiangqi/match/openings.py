@@ -16,6 +16,7 @@ from ..fen import START_FEN
 from ..move import Move
 from ..pgn import read_games
 from ..position import Position
+from ._inputs import read_input
 
 # -- openings ----------------------------------------------------------------------------------
 
@@ -55,8 +56,15 @@ def load_openings(
     """
     if plies is not None:
         plies = check_int("opening plies", plies, 0)
-    with open(path, "rb") as handle:
-        raw = handle.read()
+    if format is not None and not isinstance(format, str):
+        raise TypeError(f"openings format must be text, got {type(format).__name__}")
+    return parse_openings(read_input(path, "openings file", regular=False), path, plies, format)
+
+
+def parse_openings(
+    raw: bytes, path: str | os.PathLike[str], plies: int | None, format: str | None
+) -> list[Opening]:
+    """The openings of a file's bytes (path names it; see load_openings)."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -223,7 +231,7 @@ def opening_source(
     if order not in OPENING_ORDERS:
         raise XiangqiError(f"opening order must be sequential or random, got {order!r}")
     if seed is not None:
-        check_int("seed", seed)
+        seed = check_int("seed", seed)
     if isinstance(openings, OpeningSource) and not isinstance(openings, (str, os.PathLike)):
         return openings
     if openings is None:
@@ -231,6 +239,11 @@ def opening_source(
     if isinstance(openings, (str, os.PathLike)):
         book = load_openings(openings, plies=plies, format=format)
     else:
+        if isinstance(openings, (bytes, bytearray)) or not isinstance(openings, Sequence):
+            raise TypeError(
+                "openings must be a file name, an OpeningSource or a list of Positions or "
+                f"Openings, got {type(openings).__name__}"
+            )
         if plies is not None:
             plies = check_int("opening plies", plies, 0)
         book = []

@@ -7,23 +7,30 @@ cluster, on the cluster's workers (xiangqi.match.distributed, which imports Ray 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import importlib.util
 import os
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from .._checks import check_int, check_real
+from .._checks import _show, check_bool, check_int, check_real
 from .._files import PathArg
 from ..engine import Limit
 from ..errors import XiangqiError
 from ..position import Position
 from ..rules import Rules, check_rules
+from ._inputs import read_input, sha256
 from .adjudication import DEFAULT_MAX_PLIES, Adjudication
-from .openings import DEFAULT_BOOK_PLIES, BookOpenings, Opening, OpeningSource, opening_source
+from .openings import (
+    DEFAULT_BOOK_PLIES,
+    BookOpenings,
+    Opening,
+    OpeningSource,
+    opening_source,
+    parse_openings,
+)
 from .output import run_to_files
-from .resume import check_records, read_results
+from .resume import check_records, kept_games, read_results
 from .runner import DEFAULT_TIME_MARGIN, MatchResult, _run
 from .spec import EngineSpec, _with_each
 from .stats import SPRT
@@ -107,47 +114,91 @@ class MatchPlan:
         }
 
     @classmethod
-    def from_settings(cls, settings: Mapping[str, Any], *, ray: str | None = None) -> MatchPlan:
-        """The plan settings() described; XiangqiError when they are malformed, when the
-        openings were not a file, or when the openings file has changed since. A match
-        that ran on Ray runs there again, at the address ray when it is given."""
+    def from_settings(
+        cls,
+        settings: Mapping[str, Any],
+        *,
+        ray: str | None = None,
+        concurrency: int | None = None,
+        file: str | None = None,
+    ) -> MatchPlan:
+        """The plan settings() described; XiangqiError naming the field (and the results
+        file, when file names it) when they are malformed (a field missing, of the wrong type
+        or out of range), when the openings were not a file, or when the openings file or
+        book has changed since (by its sha256; it must be a regular file). A match that ran
+        on Ray runs there again, at the address ray when it is given; concurrency, when
+        given, replaces the games at once (the one setting a resumed match may change)."""
+        where = "the results file's settings" if file is None else f"{file!r}, settings"
         try:
-            placed = settings.get("ray") or {}
-            if ray is not None:
-                placed = {**placed, "address": ray}
-            specs = [EngineSpec.from_description(d) for d in settings["engines"]]
-            if len(specs) != 2 or any(spec.tc is None for spec in specs):
-                raise XiangqiError("the settings need two engines, each with its tc")
-            book = settings["openings"]
-            opening_book = settings.get("book")
-            for what, used in (("openings file", book), ("opening book", opening_book)):
-                if used is not None and _sha256(used["file"]) != used["sha256"]:
-                    raise XiangqiError(
-                        f"the {what} {used['file']!r} has changed since the match "
-                        "started; a resumed match must play the same openings"
-                    )
-            sprt = settings["sprt"]
-            return prepare_match(
-                specs,
-                settings["games"],
-                openings=None if book is None else book["file"],
-                opening_plies=None if book is None else book["plies"],
-                opening_format=None if book is None else book["format"],
-                opening_order="sequential" if book is None else book["order"],
-                seed=(opening_book or book or {}).get("seed"),
-                book=None if opening_book is None else opening_book["file"],
-                book_plies=None if opening_book is None else opening_book["plies"],
-                concurrency=settings["concurrency"],
-                adjudication=Adjudication(**settings["adjudication"]),
-                time_margin=settings["time_margin"],
-                sprt=None if sprt is None else SPRT(**sprt),
-                event=settings["event"],
-                ray=placed.get("address"),
-                ray_retries=placed.get("retries", DEFAULT_RAY_RETRIES),
-                ray_resource=placed.get("resource"),
-            )
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise XiangqiError(f"the results file's settings are malformed ({exc!r})") from None
+            return cls._from_settings(settings, ray, concurrency)
+        except (ValueError, TypeError) as exc:  # XiangqiError and the checks' errors
+            raise XiangqiError(f"{where}: {exc}") from None
+
+    @classmethod
+    def _from_settings(
+        cls, settings: Mapping[str, Any], ray: str | None, concurrency: int | None
+    ) -> MatchPlan:
+        engines = _field(settings, "engines", "", list)
+        if len(engines) != 2:
+            raise XiangqiError(f"field 'engines' holds {len(engines)} engines, expected 2")
+        specs = []
+        for n, description in enumerate(engines):
+            try:
+                specs.append(EngineSpec.from_description(description))
+            except (ValueError, TypeError) as exc:
+                raise XiangqiError(f"engine {n + 1}: {exc}") from None
+        if any(spec.tc is None for spec in specs):
+            raise XiangqiError("each engine needs its 'tc'")
+        book = _field(settings, "openings", "", (dict, type(None)))
+        opening_book = _field(settings, "book", "", (dict, type(None)), missing=None)
+        expect = {}
+        if book is not None:
+            for key in ("file", "plies", "format", "order", "seed", "sha256"):
+                _field(book, key, "openings.")
+            expect["openings file"] = _field(book, "sha256", "openings.", str)
+        if opening_book is not None:
+            for key in ("file", "plies", "seed", "sha256"):
+                _field(opening_book, key, "book.")
+            expect["opening book"] = _field(opening_book, "sha256", "book.", str)
+        for used, prefix in ((book, "openings."), (opening_book, "book.")):
+            if used is not None:
+                _field(used, "file", prefix, str)
+        adjudication = _field(settings, "adjudication", "", dict)
+        for f in dataclasses.fields(Adjudication):
+            _field(adjudication, f.name, "adjudication.")
+        _unknown(adjudication, Adjudication, "adjudication.")
+        sprt = _field(settings, "sprt", "", (dict, type(None)))
+        if sprt is not None:
+            # the results file adds the bounds, the LLR and the state to the SPRT's fields
+            for f in dataclasses.fields(SPRT):
+                _field(sprt, f.name, "sprt.")
+        placed = _field(settings, "ray", "", (dict, type(None)), missing=None) or {}
+        if placed:
+            _field(placed, "address", "ray.", str)
+        if ray is not None:
+            placed = {**placed, "address": ray}
+        return prepare_match(
+            specs,
+            _field(settings, "games", ""),
+            openings=None if book is None else book["file"],
+            opening_plies=None if book is None else book["plies"],
+            opening_format=None if book is None else book["format"],
+            opening_order="sequential" if book is None else book["order"],
+            seed=(opening_book or book or {}).get("seed"),
+            book=None if opening_book is None else opening_book["file"],
+            book_plies=None if opening_book is None else opening_book["plies"],
+            concurrency=_field(settings, "concurrency", "") if concurrency is None else concurrency,
+            adjudication=Adjudication(**adjudication),
+            time_margin=_field(settings, "time_margin", ""),
+            sprt=None
+            if sprt is None
+            else SPRT(**{f.name: sprt[f.name] for f in dataclasses.fields(SPRT)}),
+            event=_field(settings, "event", "", str),
+            ray=placed.get("address"),
+            ray_retries=placed.get("retries", DEFAULT_RAY_RETRIES),
+            ray_resource=placed.get("resource"),
+            _expect=expect,
+        )
 
     def run(
         self,
@@ -156,23 +207,110 @@ class MatchPlan:
         progress: TextIO | None = None,
         keep_games: bool = True,
         finished: Sequence[Mapping[str, Any]] = (),
+        kept: Mapping[int, str] | None = None,
         **extra: Any,
     ) -> MatchResult:
         """Play the match (see run_match for the outputs and Ctrl-C); finished holds the
-        game records of complete rounds of an earlier run, which are counted, not played.
-        extra goes into the results file. XiangqiError for a record of finished that is
-        malformed or not of this plan (see xiangqi.match.resume.check_records)."""
+        game records of complete rounds of an earlier run, which are counted, not played,
+        and kept their games' PGN text by game index (from 0), written to pgn_out in game
+        order among the new games. extra goes into the results file. XiangqiError for a
+        record of finished that is malformed or not of this plan (see
+        xiangqi.match.resume.check_records)."""
+        _check_outputs(pgn_out, results_out, progress, keep_games)
         finished = check_records(finished, self)
+        kept = dict(kept or {})
         if self.ray is not None:
             from .distributed import run_on_ray
 
-            return run_on_ray(self, pgn_out, results_out, progress, keep_games, finished, extra)
-        return _run(self, pgn_out, results_out, progress, keep_games, finished, extra)
+            return run_on_ray(
+                self, pgn_out, results_out, progress, keep_games, finished, extra, kept
+            )
+        return _run(self, pgn_out, results_out, progress, keep_games, finished, extra, kept)
 
 
-def _sha256(path: str | os.PathLike[str]) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
+#: The largest seed (a 64-bit word; JSON and every tool reading the results can hold it).
+MAX_SEED = 2**64 - 1
+
+
+def _changed(
+    raw: bytes, expect: Mapping[str, str] | None, what: str, path: str | os.PathLike[str]
+) -> str:
+    """raw's sha256; XiangqiError when expect (a resumed match's) records another for what."""
+    digest = sha256(raw)
+    if expect is not None and expect.get(what) != digest:
+        raise XiangqiError(
+            f"the {what} {os.fsdecode(path)!r} has changed since the match started; a "
+            "resumed match must play the same openings"
+        )
+    return digest
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__
+
+
+def _check_outputs(
+    pgn_out: object, results_out: object, progress: object, keep_games: object
+) -> None:
+    """TypeError naming the argument that is no writable text stream (or None), or a
+    keep_games that is not a bool, before anything starts."""
+    for name, out in (("pgn_out", pgn_out), ("results_out", results_out), ("progress", progress)):
+        if out is not None and not (
+            callable(getattr(out, "write", None)) and hasattr(out, "flush")
+        ):
+            raise TypeError(
+                f"{name} must be a text stream (with write and flush), got {_kind(out)}"
+            )
+    check_bool("keep_games", keep_games)
+
+
+def _check_names(names: object) -> tuple[str, str]:
+    if not (
+        isinstance(names, tuple) and len(names) == 2 and all(isinstance(n, str) for n in names)
+    ):
+        raise TypeError(f"names must be a pair of texts, got {_show(names)}")
+    return names[0], names[1]
+
+
+def _check_path(name: str, value: object) -> None:
+    if value is not None and not isinstance(value, (str, bytes, os.PathLike)):
+        raise TypeError(f"{name} must be a file path, got {_kind(value)}")
+
+
+_MISSING = object()
+
+
+def _field(
+    data: Mapping[str, Any],
+    key: str,
+    prefix: str,
+    kind: type | tuple[type, ...] | None = None,
+    missing: object = _MISSING,
+) -> Any:
+    """data[key] of a results file's settings (prefix: where data is, "adjudication."),
+    XiangqiError naming the field when it is missing (unless missing gives a default) or
+    not of kind."""
+    if key not in data:
+        if missing is not _MISSING:
+            return missing
+        raise XiangqiError(f"field {prefix + key!r} is missing")
+    value = data[key]
+    if kind is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+        names = kind if isinstance(kind, tuple) else (kind,)
+        expected = " or ".join(_JSON_NAMES.get(k, k.__name__) for k in names)
+        raise XiangqiError(f"field {prefix + key!r} is {_show(value)}, expected {expected}")
+    return value
+
+
+_JSON_NAMES = {dict: "an object", list: "a list", str: "text", type(None): "null"}
+
+
+def _unknown(data: Mapping[str, Any], kind: type, prefix: str) -> None:
+    """XiangqiError naming a field of data that the dataclass kind has not."""
+    known = {f.name for f in dataclasses.fields(kind)}
+    for key in data:
+        if key not in known:
+            raise XiangqiError(f"field {prefix + str(key)!r} is unknown")
 
 
 def prepare_match(
@@ -202,14 +340,35 @@ def prepare_match(
     ray: str | None = None,
     ray_retries: int = DEFAULT_RAY_RETRIES,
     ray_resource: str | None = None,
+    _expect: Mapping[str, str] | None = None,
 ) -> MatchPlan:
     """Check every setting of a match (see run_match) and return its plan; nothing starts.
 
-    adjudication, when given, replaces max_plies, draw, resign and rules.
+    adjudication, when given, replaces max_plies, draw, resign and rules. seed is a whole
+    number in 0..2**64-1 (stored as a plain int).
     """
-    if isinstance(engines, (str, EngineSpec)) or len(engines) != 2:
-        count = 1 if isinstance(engines, (str, EngineSpec)) else len(engines)
+    # _expect (from_settings): the sha256 the openings file or book must still have; they
+    # must then be regular files (a resumed match reads them again).
+    if isinstance(engines, (str, EngineSpec)) or not isinstance(engines, Sequence):
+        count = 1 if isinstance(engines, (str, EngineSpec)) else None
+        if count is None:
+            raise TypeError(f"engines must be two EngineSpecs or texts, got {_kind(engines)}")
         raise XiangqiError(f"a match needs exactly two engines, got {count}")
+    if len(engines) != 2:
+        raise XiangqiError(f"a match needs exactly two engines, got {len(engines)}")
+    for engine in engines:
+        if not isinstance(engine, (str, EngineSpec)):
+            raise TypeError(f"engines must be EngineSpecs or their texts, got {_kind(engine)}")
+    if not isinstance(each, str):
+        raise TypeError(f"each must be text, got {_kind(each)}")
+    if seed is not None:
+        seed = check_int("seed", seed, 0, MAX_SEED)
+    if opening_plies is not None:
+        opening_plies = check_int("opening_plies", opening_plies, 0)
+    if book_plies is not None:
+        book_plies = check_int("book_plies", book_plies, 1, 1000)
+    if adjudication is not None and not isinstance(adjudication, Adjudication):
+        raise TypeError(f"adjudication must be an Adjudication, got {_kind(adjudication)}")
     specs = [
         EngineSpec.parse(e, each) if isinstance(e, str) else _with_each(e, each) for e in engines
     ]
@@ -248,14 +407,20 @@ def prepare_match(
     if isinstance(openings, (str, os.PathLike)):
         if opening_order == "random" and seed is None:
             seed = random.SystemRandom().randrange(2**32)  # kept, so a resume replays it
+        if opening_format is not None and not isinstance(opening_format, str):
+            raise TypeError(f"opening_format must be text, got {_kind(opening_format)}")
+        # Read once: the bytes parsed are the bytes hashed (a pipe cannot be read twice).
+        raw = read_input(openings, "openings file", regular=_expect is not None)
         opening_file = {
             "file": os.path.abspath(openings),
             "plies": opening_plies,
             "format": opening_format,
             "order": opening_order,
             "seed": seed,
-            "sha256": _sha256(openings),
+            "sha256": _changed(raw, _expect, "openings file", openings),
         }
+        openings = parse_openings(raw, openings, opening_plies, opening_format)
+        opening_plies = opening_format = None  # applied
     if ray is not None:
         if not isinstance(ray, str) or not ray:
             raise XiangqiError(f"ray is a cluster address, 'auto' or 'local', got {ray!r}")
@@ -277,14 +442,18 @@ def prepare_match(
             raise XiangqiError("give openings or a book, not both")
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)  # kept, so a resume replays it
+        if not isinstance(book, (str, os.PathLike)):
+            raise TypeError(f"book must be a file name, got {_kind(book)}")
         plies = DEFAULT_BOOK_PLIES if book_plies is None else book_plies
+        # A book is read again for each 64 rounds: a regular file, refused before it opens.
+        digest = _changed(read_input(book, "opening book"), _expect, "opening book", book)
         from_book = BookOpenings(book, plies, seed)
         source: OpeningSource = from_book
         opening_book = {
             "file": os.path.abspath(book),
             "plies": from_book.plies,
             "seed": seed,
-            "sha256": _sha256(book),
+            "sha256": digest,
         }
     elif book_plies is not None:
         raise XiangqiError("book_plies needs a book")
@@ -378,6 +547,9 @@ def run_match(
     their targets once the match has a result, Ctrl-C included; the results file names the
     PGN file, and :func:`resume_match` continues the match from it.
     """
+    _check_outputs(pgn_out, results_out, progress, keep_games)
+    _check_path("pgn_file", pgn_file)
+    _check_path("results_file", results_file)
     if pgn_file is not None and pgn_out is not None:
         raise XiangqiError("give pgn_out or pgn_file, not both")
     if results_file is not None and results_out is not None:
@@ -419,6 +591,7 @@ def resume_match(
     pgn_file: PathArg | None = None,
     results_file: PathArg | None = None,
     ray: str | None = None,
+    concurrency: int | None = None,
     progress: TextIO | None = None,
     keep_games: bool = True,
     names: tuple[str, str] = ("pgn_file", "results_file"),
@@ -426,30 +599,72 @@ def resume_match(
     """Continue the interrupted match whose results file is resume, as ``xiangqi match
     --resume`` does: its settings (the openings file or book unchanged since, by its
     sha256), its complete rounds counted and not played (a round cut short is played
-    again), the rest played.
+    again), the rest played. Every setting comes from the results file but concurrency
+    (given: the games at once from now on) and ray (the cluster's address).
 
     The results go to results_file (default: resume itself, replaced) and the PGN to
-    pgn_file (default: the PGN file the results name, if any), whose games of the kept
-    rounds are copied; both are written as run_match writes them. A Ray match runs on Ray
+    pgn_file (default: the PGN file the results name, taken relative to the results file's
+    folder when relative), all games in game order: the kept rounds' games are copied
+    from the PGN file the results name, which must hold each of them once (a PGN of this
+    match: its games' Event and Round tags, and Red and Black as the records say). The PGN
+    the results name is rewritten only when it is such a file; pgn_file, when given, is a
+    new file or such a file. Both are written as run_match writes them, and left as they
+    were when the match fails before a new game is played. A Ray match runs on Ray
     again, at the address ray when it is given. XiangqiError, before any engine starts or
-    any file is touched, when resume is not a results file of xiangqi match, a game record
-    is malformed (naming the file, the line and the field; see xiangqi.match.resume), the
-    openings changed, or an output is refused. names: the two outputs' names in messages.
+    any file is touched, when resume is not a results file of xiangqi match (naming the
+    file and the field), a game record is malformed (naming the file, the line and the
+    field; see xiangqi.match.resume), the openings changed, the PGN is not this match's,
+    or an output is refused. names: the two outputs' names in messages.
     """
+    _check_outputs(None, None, progress, keep_games)
+    _check_path("pgn_file", pgn_file)
+    _check_path("results_file", results_file)
+    names = _check_names(names)
+    if concurrency is not None:
+        concurrency = check_int("concurrency", concurrency, 1)
     old = read_results(resume)
-    plan = MatchPlan.from_settings(old.settings, ray=ray)
+    plan = MatchPlan.from_settings(old.settings, ray=ray, concurrency=concurrency, file=old.path)
     check_records(old.records, plan, file=old.path, lines=old.lines)
     finished = complete_rounds(old.records)
+    named = None
+    if old.pgn is not None:  # relative to the results file's folder (absolute: as it is)
+        named = os.path.join(os.path.dirname(os.path.abspath(old.path)), old.pgn)
+    kept: dict[int, str] = {}
+    if pgn_file is None:
+        target: PathArg | None = named
+        if named is not None:
+            kept = kept_games(named, finished, plan.event, plan.total, old.path)
+    else:
+        target = pgn_file
+        given = os.fsdecode(pgn_file)
+        if finished:
+            if named is None:
+                raise XiangqiError(
+                    f"the results file {old.path!r} names no PGN file: the kept rounds' "
+                    f"games cannot be copied to {given!r}"
+                )
+            kept = kept_games(named, finished, plan.event, plan.total, old.path)
+        if os.path.lexists(given) and not (named is not None and _same_file(given, named)):
+            # another existing file: only a PGN of this match may be replaced
+            kept_games(given, [], plan.event, plan.total, old.path, explicit=True)
     return run_to_files(
         plan,
-        pgn_file if pgn_file is not None else old.pgn,
+        target,
         results_file if results_file is not None else resume,
         finished=finished,
+        kept=kept,
         resumed=resume,
         progress=progress,
         keep_games=keep_games,
         names=names,
     )
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def complete_rounds(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

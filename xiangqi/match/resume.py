@@ -12,6 +12,7 @@ line and the field, before any engine starts or any file is touched.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
 import json.decoder
@@ -21,7 +22,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from .._checks import _show
 from ..errors import XiangqiError
+from ._inputs import read_input
 
 if TYPE_CHECKING:
     from .plan import MatchPlan
@@ -80,9 +83,10 @@ def read_results(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> R
     """Read the results file at path for resuming; XiangqiError (naming the file, and the
     line where one is to blame) when it is not a results file of xiangqi match or a game
     record's field is malformed (see :func:`check_records`; the plan's checks come later)."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"resume must be a results file's path, got {type(path).__name__}")
     name = os.fsdecode(os.fspath(path))
-    with open(name, encoding="utf-8") as handle:
-        text = handle.read()
+    text = _text(read_input(path, "results file"), name, "results file")
     decoder = _Positions()
     try:
         data = decoder.decode(text)
@@ -97,18 +101,25 @@ def read_results(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> R
     pgn = data.get("pgn")
     if pgn is not None and not isinstance(pgn, str):
         raise XiangqiError(f'{name!r}: its "pgn" is {pgn!r}, expected a file name')
+    # Where each line starts, once: a record's and its fields' lines are found by bisection
+    # (counting the newlines before each would take time quadratic in the file's size).
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def line_of(offset: int) -> int:
+        return bisect.bisect_right(starts, offset)
+
     lines = []
     for n, record in enumerate(records):
         span = decoder.spans.get(id(record)) if isinstance(record, dict) else None
         if span is None:
             raise XiangqiError(
-                f"{name!r}: game record {n + 1} is {record!r:.80}, expected a JSON object"
+                f"{name!r}: game record {n + 1} is {_show(record)}, expected a JSON object"
             )
         start, end = span
-        where = {"": text.count("\n", 0, start) + 1}
+        where = {"": line_of(start)}
         for key in record:
             found = re.compile(rf"{re.escape(json.dumps(key))}\s*:").search(text, start, end)
-            where[key] = where[""] if found is None else text.count("\n", 0, found.start()) + 1
+            where[key] = where[""] if found is None else line_of(found.start())
         lines.append(where)
     return ResultsFile(name, settings, records, pgn, lines)
 
@@ -138,7 +149,7 @@ def check_records(
             raise XiangqiError(f"{origin}{place}: field {field!r} {problem}")
 
         if not isinstance(record, Mapping):
-            fail("", f"is not a game record: {record!r:.80}")
+            fail("", f"is not a game record: {_show(record)}")
         for field in REQUIRED_FIELDS:
             if field not in record:
                 fail(field, "is missing")
@@ -146,33 +157,113 @@ def check_records(
         game = _whole(record["game"])
         if game is None or game < 1 or (total is not None and game > total):
             span = "1.." + ("" if total is None else str(total))
-            fail("game", f"is {record['game']!r}, expected a game number {span}")
+            fail("game", f"is {_show(record['game'])}, expected a game number {span}")
         round_ = (game + 1) // 2
         if _whole(record["round"]) != round_:
-            fail("round", f"is {record['round']!r}, expected {(game + 1) // 2} (game {game}'s)")
+            fail(
+                "round", f"is {_show(record['round'])}, expected {(game + 1) // 2} (game {game}'s)"
+            )
         if record["result"] not in RESULTS:
-            fail("result", f"is {record['result']!r}, expected one of {', '.join(RESULTS)}")
+            fail("result", f"is {_show(record['result'])}, expected one of {', '.join(RESULTS)}")
         for field in TEXT_FIELDS:
             if field in record and not isinstance(record[field], str):
-                fail(field, f"is {record[field]!r}, expected text")
+                fail(field, f"is {_show(record[field])}, expected text")
         for field, low in (("plies", 0), ("attempt", 1)):
             count = _whole(record.get(field, low))
             if count is None or count < low:
-                fail(field, f"is {record[field]!r}, expected a whole number from {low}")
+                fail(field, f"is {_show(record[field])}, expected a whole number from {low}")
         if "opening" in record:
             opening = record["opening"]
             if opening is not None and (_whole(opening) is None or opening < 0):
-                fail("opening", f"is {opening!r}, expected an opening's index or null")
+                fail("opening", f"is {_show(opening)}, expected an opening's index or null")
             expected = opening if plan is None else plan.openings.index(round_ - 1)
             if opening != expected:
                 fail(
-                    "opening", f"is {opening!r}, but the match plays {expected!r} in round {round_}"
+                    "opening",
+                    f"is {_show(opening)}, but the match plays {_show(expected)} in round {round_}",
                 )
         if game in seen:
             fail("game", f"is {game}, a game that appears twice ({seen[game]})")
         seen[game] = "" if "" not in where else f"line {where['']}"
         checked.append(dict(record))
     return checked
+
+
+def _text(raw: bytes, name: str, what: str) -> str:
+    """raw decoded as UTF-8 (a BOM allowed); XiangqiError naming the file when it is not."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise XiangqiError(
+            f"the {what} {name!r} is not UTF-8 (byte {exc.start}: "
+            f"{raw[exc.start : exc.start + 4]!r})"
+        ) from None
+
+
+def kept_games(
+    pgn: str,
+    finished: Sequence[Mapping[str, Any]],
+    event: str,
+    total: int,
+    results: str,
+    *,
+    explicit: bool = False,
+) -> dict[int, str]:
+    """The games of the PGN file pgn of the match whose results file is results, each
+    kept round's two, as PGN text by game index (from 0); XiangqiError naming both files
+    when pgn is not a PGN of this match (a game whose Event is not event, or whose Round is
+    not one of its total games' rounds; text that holds no game), lacks a game of a kept
+    round, holds one twice, or a game whose Red or Black is not its record's. explicit: pgn
+    was given as the PGN to write (it may then be missing when no round is kept)."""
+    from ..pgn import read_games
+
+    shown = f"the PGN file {pgn!r} (of the results file {results!r})"
+    if not os.path.lexists(pgn):
+        if not finished and explicit:
+            return {}
+        raise XiangqiError(
+            f"{shown} does not exist"
+            + ("; its kept rounds' games cannot be copied" if finished else "")
+            + ("" if explicit or finished else "; give --pgn (pgn_file) to write a new one")
+        )
+    text = _text(read_input(pgn, "PGN file"), pgn, "PGN file")
+    games = list(read_games(text))
+    if not games and text.strip():
+        raise XiangqiError(f"{shown} holds no game: not a PGN file of this match")
+    rounds = (total + 1) // 2
+    by_round: dict[str, list[tuple[str, Mapping[str, str]]]] = {}
+    for number, parsed in enumerate(games, 1):
+        tag = parsed.tags.get("Round", "")
+        number_ok = tag.isascii() and tag.isdigit() and len(tag) <= 18
+        if parsed.tags.get("Event") != event or not (number_ok and 1 <= int(tag) <= rounds):
+            raise XiangqiError(
+                f"{shown}: game {number} (Event {_show(parsed.tags.get('Event'))}, Round "
+                f"{_show(tag)}) is not a game of this match (Event {_show(event)}, "
+                f"rounds 1..{rounds})"
+            )
+        by_round.setdefault(str(int(tag)), []).append((parsed.to_pgn() + "\n", parsed.tags))
+    kept: dict[int, str] = {}
+    wanted: dict[int, list[Mapping[str, Any]]] = {}
+    for record in finished:
+        wanted.setdefault(int(record["round"]), []).append(record)
+    for round_, records in sorted(wanted.items()):
+        found = by_round.get(str(round_), [])
+        if len(found) != len(records):
+            problem = "lacks a game" if len(found) < len(records) else "holds a game twice"
+            raise XiangqiError(
+                f"{shown} {problem} of round {round_} ({len(found)} games, the results "
+                f"keep {len(records)})"
+            )
+        for record, (text_of, tags) in zip(sorted(records, key=lambda r: int(r["game"])), found):
+            for side in ("red", "black"):
+                if side in record and tags.get(side.capitalize()) != record[side]:
+                    raise XiangqiError(
+                        f"{shown}: round {round_}'s game {record['game']} has "
+                        f"{side.capitalize()} {_show(tags.get(side.capitalize()))}, its record "
+                        f"{_show(record[side])}"
+                    )
+            kept[int(record["game"]) - 1] = text_of
+    return kept
 
 
 def _whole(value: object) -> int | None:

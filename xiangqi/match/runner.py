@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..engine import EngineError, EngineTerminatedError, Limit, SimpleEngine
 from ..pgn import Game, read_game
 from ..position import Position
+from ..rules import check_rules
 from .adjudication import (
     _SIDE_NAME,
     DEFAULT_MAX_PLIES,
@@ -28,9 +29,9 @@ from .adjudication import (
     GameOver,
     _by_score,
     _loss_for,
+    _ruling,
     _score_comment,
     _score_cp,
-    adjudicate,
 )
 from .openings import Opening
 from .spec import EngineSpec
@@ -80,8 +81,9 @@ def play_game(
     period_left: list[int | None] = [tc.moves for tc in tcs]
     scores: list[int | None] = []
     engines = (red, black)
+    ruled = check_rules(rules.rules)  # once: each ply's ruling takes it as it is
     while True:
-        over = adjudicate(pos, rules.max_plies, rules.rules)
+        over = _ruling(pos, rules.max_plies, ruled)
         if over is not None:
             break
         if stop is not None and stop.is_set():
@@ -390,8 +392,10 @@ class _Runner:
         progress: TextIO | None,
         keep_games: bool,
         finished: Sequence[Mapping[str, Any]] = (),
+        kept: Mapping[int, str] | None = None,
     ) -> None:
         self.plan = plan
+        self.kept = dict(kept or {})  # a resumed match's games, written in game order
         self.specs = plan.specs
         self.tcs = plan.tcs
         self.total = plan.total
@@ -422,6 +426,13 @@ class _Runner:
         self.skip: set[int] = set()  # games a resumed match already has
         for record in finished:
             self._restore(record)
+        if finished and "red" in finished[0] and "black" in finished[0]:
+            # The names the games were played under: no engine may have to start.
+            first = finished[0]
+            red_first = int(first["game"]) % 2 == 1
+            pair = (first["red"], first["black"]) if red_first else (first["black"], first["red"])
+            self.result.names = (str(pair[0]), str(pair[1]))
+            self.named = True
         result = self.result
         if finished and result.sprt is not None:  # a resumed match the SPRT has decided
             result.llr = result.sprt.llr(result.tally.counts())
@@ -559,6 +570,9 @@ class _Runner:
             game = self.done.pop(k)
             self.written = k + 1
             if game is None:
+                text = self.kept.pop(k, None)
+                if text is not None and self.pgn_out is not None:
+                    self.pgn_out.write(text)
                 continue
             if self.pgn_out is not None:
                 self.pgn_out.write((game if isinstance(game, str) else game.to_pgn()) + "\n")
@@ -586,8 +600,11 @@ class _Runner:
             if result.tally.games:
                 self.report(end=True)
         if results_out is not None:
+            # Each engine with the time control it played (the settings' own): a resumed
+            # match describes its engines as the first run did.
+            specs = [dataclasses.replace(s, tc=tc) for s, tc in zip(plan.specs, plan.tcs)]
             data = result.to_json(
-                plan.specs,
+                specs,
                 **extra,
                 event=plan.event,
                 date=self.date,
@@ -596,8 +613,9 @@ class _Runner:
                 planned_games=plan.total,
                 settings=plan.settings(),
             )
-            json.dump(data, results_out, indent=1)
-            results_out.write("\n")
+            # Whole first: a value JSON cannot hold fails here, before a byte is written.
+            text = json.dumps(data, indent=1)
+            results_out.write(text + "\n")
             results_out.flush()
         return result
 
@@ -636,8 +654,9 @@ def _run(
     keep_games: bool,
     finished: Sequence[Mapping[str, Any]],
     extra: Mapping[str, Any],
+    kept: Mapping[int, str],
 ) -> MatchResult:
-    runner = _Runner(plan, pgn_out, progress, keep_games, finished)
+    runner = _Runner(plan, pgn_out, progress, keep_games, finished, kept)
     threads = [
         threading.Thread(target=runner.worker, args=(i,), name=f"xiangqi-match-{i}", daemon=True)
         for i in range(plan.concurrency)
@@ -662,6 +681,8 @@ def _run(
         runner.all_done.wait()
         raise
     finally:
+        if runner.failures and not runner.result.stopped:
+            runner.result.stopped = "error"  # never "complete"
         result = runner.finish(results_out, extra)
     if runner.failures:
         raise runner.failures[0]

@@ -9,7 +9,7 @@ import shutil
 from collections.abc import Mapping
 from typing import Any
 
-from .._checks import check_real
+from .._checks import _show, check_real
 from ..engine import SimpleEngine
 from ..errors import XiangqiError
 from ._text import _number, _words
@@ -17,6 +17,8 @@ from .timecontrol import TimeControl
 
 #: Seconds allowed for an engine's handshake and commands without a search.
 DEFAULT_ENGINE_TIMEOUT = 10.0
+#: The longest such timeout (about 11.6 days): a larger one is a typo or a hostile file.
+MAX_ENGINE_TIMEOUT = 1e6
 
 # -- engines -----------------------------------------------------------------------------------
 
@@ -44,8 +46,12 @@ class EngineSpec:
         if not self.command or not all(isinstance(a, str) for a in self.command):
             raise XiangqiError(f"engine command must be non-empty text, got {self.command!r}")
         if self.protocol not in ("uci", "ucci"):
-            raise XiangqiError(f"engine proto must be uci or ucci, got {self.protocol!r}")
-        timeout = check_real("engine timeout", self.timeout, 0)
+            raise XiangqiError(f"engine proto must be uci or ucci, got {self.protocol!r:.80}")
+        for field in ("name", "directory"):
+            value = getattr(self, field)
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"engine {field} must be text, got {type(value).__name__}")
+        timeout = check_real("engine timeout", self.timeout, 0, MAX_ENGINE_TIMEOUT)
         if timeout == 0:
             raise XiangqiError("engine timeout must be more than 0 seconds")
         object.__setattr__(self, "timeout", timeout)
@@ -143,11 +149,33 @@ class EngineSpec:
 
     @classmethod
     def from_description(cls, data: Mapping[str, Any]) -> EngineSpec:
-        """The spec describe() gave (as a results file holds it); XiangqiError if malformed."""
+        """The spec describe() gave (as a results file holds it); XiangqiError if malformed
+        (a field missing or of the wrong type: "command" a list of texts, "name", "dir" and
+        "tc" text or null, "options" an object)."""
+        if not isinstance(data, Mapping):
+            raise XiangqiError(f"engine description is {type(data).__name__}, expected an object")
+        if "command" not in data:
+            raise XiangqiError("engine description: field 'command' is missing")
+        command = data["command"]
+        if not isinstance(command, list) or not all(isinstance(a, str) for a in command):
+            raise XiangqiError(
+                f"engine description: field 'command' is {_show(command)}, expected a list of texts"
+            )
+        for field in ("name", "dir", "tc", "proto"):
+            value = data.get(field)
+            if value is not None and not isinstance(value, str):
+                raise XiangqiError(
+                    f"engine description: field {field!r} is {_show(value)}, expected text or null"
+                )
+        if not isinstance(data.get("options", {}), Mapping):
+            raise XiangqiError(
+                f"engine description: field 'options' is {_show(data['options'])}, "
+                "expected an object"
+            )
         try:
             tc = data.get("tc")
             return cls(
-                tuple(data["command"]),
+                tuple(command),
                 data.get("proto", "uci"),
                 name=data.get("name"),
                 options=tuple((str(k), str(v)) for k, v in dict(data.get("options", {})).items()),
