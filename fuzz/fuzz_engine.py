@@ -7,10 +7,10 @@ read against a position with a history); the rest is split into lines and decode
 EngineProtocol.pipe_data_received does (UTF-8 with replacement, "\\r" stripped). Each line goes
 through the pure line parsers of xiangqi.engine.parsing, the ones the protocol calls:
 
-    _parse_info       every line (it skips the first word, as for "info ...")
-    _parse_bestmove   every line ("bestmove"/"nobestmove" lines give a move or None)
-    _parse_option     "option" lines, in the dialect's syntax; then Option.parse(default)
-    _parse_id         "id" lines
+    parse_info       every line (it skips the first word, as for "info ...")
+    parse_bestmove   every line ("bestmove"/"nobestmove" lines give a move or None)
+    parse_option     "option" lines, in the dialect's syntax; then Option.parse(default)
+    parse_id         "id" lines
 
 The only acceptable outcomes are a parsed value whose contents check out, a logged skip, or
 EngineError (EngineOptionError from Option.parse); any other exception, an assertion, a hang
@@ -47,7 +47,7 @@ FENS = (
 HISTORY = ("h2e2", "h9g7", "h0g2", "i9h9")
 DIALECTS = tuple(engine.Dialect)
 MAX_LINES = 64
-#: Longest error or log message accepted: the line is quoted up to _QUOTE characters
+#: Longest error or log message accepted: the line is quoted up to QUOTE characters
 #: (xiangqi/engine/values.py).
 MAX_MESSAGE = 2000
 #: Least value of each integer info field.
@@ -145,13 +145,13 @@ def check_error(exc: engine.EngineError) -> None:
 
 def read_line(pos: Position, line: str, dialect: engine.Dialect) -> None:
     """Every parser that may see this line; assert on what comes out."""
-    tokens = parsing._tokens(line)
+    tokens = parsing.split_words(line)
     try:
-        check_info(pos, parsing._parse_info(pos, line, dialect, "fuzz"))
+        check_info(pos, parsing.parse_info(pos, line, dialect, "fuzz"))
     except engine.EngineError as exc:
         check_error(exc)
     try:
-        result = parsing._parse_bestmove(pos, line, dialect)
+        result = parsing.parse_bestmove(pos, line, dialect)
     except engine.EngineError as exc:
         check_error(exc)
         assert tokens[:1] == ["bestmove"], f"EngineError from a non-bestmove line {line!r:.80}"
@@ -161,7 +161,7 @@ def read_line(pos: Position, line: str, dialect: engine.Dialect) -> None:
             assert result.move is None, line
     if tokens[:1] == ["option"]:
         wire = engine.Dialect.UCCI if dialect is engine.Dialect.UCCI else engine.Dialect.UCI
-        option = parsing._parse_option(tokens, wire)
+        option = parsing.parse_option(tokens, wire)
         if option is not None:
             assert option.name and option.type, option
             assert option.min is None or type(option.min) is int
@@ -174,7 +174,7 @@ def read_line(pos: Position, line: str, dialect: engine.Dialect) -> None:
                 check_error(exc)
             else:
                 assert isinstance(text, str) and "\n" not in text, text
-    ident = parsing._parse_id(tokens)
+    ident = parsing.parse_id(tokens)
     if ident is not None:
         assert tokens[0] == "id" and ident[0] == tokens[1], ident
 

@@ -27,8 +27,8 @@ from xiangqi.engine import (
     Mate,
     Option,
 )
-from xiangqi.engine.parsing import _parse_bestmove, _parse_info, _parse_option
-from xiangqi.engine.values import _tokens
+from xiangqi.engine.parsing import parse_bestmove, parse_info, parse_option
+from xiangqi.engine.values import split_words
 
 FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
 START = Position()
@@ -102,7 +102,7 @@ FIELD = st.one_of(
 @given(st.lists(FIELD, max_size=8, unique_by=lambda field: field[0]))
 def test_info_fields_agree_with_python_chess(fields: list[tuple[str, str]]) -> None:
     arg = " ".join(f"{k} {v}" for k, v in fields)
-    ours = _parse_info(START, "info " + arg, Dialect.UCI)
+    ours = parse_info(START, "info " + arg, Dialect.UCI)
     theirs = chess.engine._parse_uci_info(arg, chess.Board())
     assert set(ours) == set(theirs), (arg, ours, theirs)
     for key, value in theirs.items():
@@ -132,7 +132,7 @@ def test_pv_of_fairy_legal_moves_replays_to_fairys_position(picks: list[int]) ->
         if not legal:
             break
         moves.append(sorted(legal)[pick % len(legal)])
-    info = _parse_info(START, "info depth 1 pv " + " ".join(moves), Dialect.FAIRY)
+    info = parse_info(START, "info depth 1 pv " + " ".join(moves), Dialect.FAIRY)
     board = START.copy()
     for move in info["pv"]:
         board.push(move)
@@ -149,7 +149,7 @@ def test_ponder_none_means_no_ponder_move() -> None:
     theirs = chess.engine._parse_uci_bestmove(chess.Board(), "e2e4 ponder (none)")
     assert theirs.ponder is None
     for text in ("(none)", "0000"):
-        result = _parse_bestmove(START, f"bestmove h2e2 ponder {text}", Dialect.UCI)
+        result = parse_bestmove(START, f"bestmove h2e2 ponder {text}", Dialect.UCI)
         assert result.move == Move.from_iccs("h2e2") and result.ponder is None
 
 
@@ -168,31 +168,31 @@ def test_ponder_none_means_no_ponder_move() -> None:
 )
 def test_info_numbers_are_ascii_and_in_range(field: str, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="xiangqi.engine")
-    info = _parse_info(START, f"info {field} seldepth 3", Dialect.UCI)
+    info = parse_info(START, f"info {field} seldepth 3", Dialect.UCI)
     assert info == {"seldepth": 3}
     assert "malformed" in caplog.text and len(caplog.text) < 1000
 
 
 def test_one_warning_per_malformed_info_line(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="xiangqi.engine")
-    _parse_info(START, "info " + "depth x " * 5000, Dialect.UCI)
+    parse_info(START, "info " + "depth x " * 5000, Dialect.UCI)
     assert len(caplog.records) == 1
 
 
 def test_only_spaces_and_tabs_separate_words() -> None:
     # str.split() also splits on no-break spaces, U+2028, U+001C...: not the protocol's blanks.
-    assert _tokens("bestmove\u00a0h2e2 \t ponder\u2028h9g7") == [
+    assert split_words("bestmove\u00a0h2e2 \t ponder\u2028h9g7") == [
         "bestmove\u00a0h2e2",
         "ponder\u2028h9g7",
     ]
-    assert _parse_bestmove(START, "bestmove\u00a0h2e2", Dialect.UCI).move is None
-    info = _parse_info(START, "info depth\u00a07 nodes\t9", Dialect.UCI)
+    assert parse_bestmove(START, "bestmove\u00a0h2e2", Dialect.UCI).move is None
+    info = parse_info(START, "info depth\u00a07 nodes\t9", Dialect.UCI)
     assert info == {"nodes": 9}
 
 
 def test_bad_move_error_quotes_a_bounded_prefix() -> None:
     with pytest.raises(EngineError) as caught:
-        _parse_bestmove(START, "bestmove " + "x" * 100_000, Dialect.UCI)
+        parse_bestmove(START, "bestmove " + "x" * 100_000, Dialect.UCI)
     assert len(str(caught.value)) < 1000 and "xxxx..." in str(caught.value)
 
 
@@ -205,11 +205,11 @@ def test_bad_move_error_quotes_a_bounded_prefix() -> None:
     ],
 )
 def test_option_numbers_are_ascii(line: str) -> None:
-    assert _parse_option(_tokens(line), Dialect.UCI) is None
+    assert parse_option(split_words(line), Dialect.UCI) is None
 
 
 def test_a_second_score_drops_the_first_ones_bound() -> None:
-    info = _parse_info(START, "info score cp 5 lowerbound score cp 7", Dialect.UCI)
+    info = parse_info(START, "info score cp 5 lowerbound score cp 7", Dialect.UCI)
     assert info["score"].relative == Cp(7) and "lowerbound" not in info
 
 

@@ -41,8 +41,8 @@ from xiangqi.engine import (
     UcciProtocol,
     UciProtocol,
 )
-from xiangqi.engine.parsing import _parse_option
-from xiangqi.engine.values import _tokens
+from xiangqi.engine.parsing import parse_option
+from xiangqi.engine.values import split_words
 from xiangqi.notation import iccs
 
 needs_fairy = pytest.mark.skipif(FAIRY is None, reason=SKIP_REASON)
@@ -295,10 +295,10 @@ def test_option_lines_parse_in_linear_time() -> None:
     line = "option name Style type combo default v0 " + " ".join(
         f"var v{k}" for k in range(300_000)
     )
-    option = _parse_option(_tokens(line), Dialect.UCI)
+    option = parse_option(split_words(line), Dialect.UCI)
     assert option is not None and len(option.var) == 300_000 and option.var[-1] == "v299999"
     words = "option name Long type string default " + "w " * 300_000
-    option = _parse_option(_tokens(words), Dialect.UCI)
+    option = parse_option(split_words(words), Dialect.UCI)
     assert option is not None and option.default == " ".join(["w"] * 300_000)
 
 

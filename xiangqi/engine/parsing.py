@@ -10,8 +10,8 @@ from ..move import Move
 from ..notation import parse_iccs
 from ..position import Position
 from .values import (
-    _QUOTE,
     LOGGER,
+    QUOTE,
     Cp,
     Dialect,
     EngineError,
@@ -21,13 +21,13 @@ from .values import (
     PlayResult,
     PovScore,
     Score,
-    _int,
-    _quote,
-    _tokens,
+    parse_int,
+    quote_line,
+    split_words,
 )
 
 
-def _parse_option(tokens: list[str], dialect: Dialect) -> Option | None:
+def parse_option(tokens: list[str], dialect: Dialect) -> Option | None:
     """The Option an "option ..." line announces, or None when it is malformed.
 
     Linear in the line's length: every word is appended to a list once and each field is
@@ -64,9 +64,9 @@ def _parse_option(tokens: list[str], dialect: Dialect) -> Option | None:
         if kind == "check" and default_text is not None:
             default = default_text.lower() == "true"
         elif kind == "spin" and default_text is not None:
-            default = _int(default_text)
-        low = _int(fields["min"][0]) if fields.get("min") else None
-        high = _int(fields["max"][0]) if fields.get("max") else None
+            default = parse_int(default_text)
+        low = parse_int(fields["min"][0]) if fields.get("min") else None
+        high = parse_int(fields["max"][0]) if fields.get("max") else None
     except ValueError:
         return None
     if default == "<empty>":
@@ -74,21 +74,21 @@ def _parse_option(tokens: list[str], dialect: Dialect) -> Option | None:
     return Option(name, kind, default, low, high, tuple(var))
 
 
-def _parse_id(tokens: list[str]) -> tuple[str, str] | None:
+def parse_id(tokens: list[str]) -> tuple[str, str] | None:
     """The (key, value) an "id KEY VALUE..." line gives, or None when it names no key."""
     if len(tokens) < 2 or tokens[0] != "id":
         return None
     return tokens[1], " ".join(tokens[2:])
 
 
-def _parse_move(pos: Position, text: str, line: str, dialect: Dialect | None) -> Move:
+def parse_move(pos: Position, text: str, line: str, dialect: Dialect | None) -> Move:
     """The move text names in pos, read in dialect, or EngineError quoting the line."""
     style = dialect.iccs_style if dialect else "iccs"
     try:
         return parse_iccs(pos, text, style)
     except XiangqiError as exc:
         raise EngineError(
-            f"engine sent {_quote(text, 40)}, not a legal move here ({exc}): {_quote(line)}"
+            f"engine sent {quote_line(text, 40)}, not a legal move here ({exc}): {quote_line(line)}"
         ) from None
 
 
@@ -105,10 +105,10 @@ _INFO_INTS = {
 }
 
 
-def _parse_info(pos: Position, line: str, dialect: Dialect | None, who: object = "engine") -> Info:
+def parse_info(pos: Position, line: str, dialect: Dialect | None, who: object = "engine") -> Info:
     """The info dict of one "info ..." line; unknown or malformed fields are logged (as who)
     and skipped; an unreadable or illegal move raises EngineError."""
-    tokens = _tokens(line)[1:]
+    tokens = split_words(line)[1:]
     info: Info = {}
     malformed: list[str] = []
     i = 0
@@ -117,18 +117,18 @@ def _parse_info(pos: Position, line: str, dialect: Dialect | None, who: object =
         i += 1
         try:
             if key in _INFO_INTS:
-                info[key] = _int(tokens[i], _INFO_INTS[key])
+                info[key] = parse_int(tokens[i], _INFO_INTS[key])
                 i += 1
             elif key == "time":
-                info["time"] = _int(tokens[i], 0) / 1000.0
+                info["time"] = parse_int(tokens[i], 0) / 1000.0
                 i += 1
             elif key == "score":
                 kind = tokens[i]
                 if kind in ("cp", "mate"):
-                    value = _int(tokens[i + 1])
+                    value = parse_int(tokens[i + 1])
                     i += 2
                 else:  # UCCI: "score 23"
-                    kind, value = "cp", _int(kind)
+                    kind, value = "cp", parse_int(kind)
                     i += 1
                 score: Score = Cp(value) if kind == "cp" else Mate(value)
                 info["score"] = PovScore(score, pos.turn)
@@ -138,13 +138,13 @@ def _parse_info(pos: Position, line: str, dialect: Dialect | None, who: object =
                     info[tokens[i]] = True
                     i += 1
             elif key == "currmove":
-                info["currmove"] = _parse_move(pos, tokens[i], line, dialect)
+                info["currmove"] = parse_move(pos, tokens[i], line, dialect)
                 i += 1
             elif key == "pv":
                 board = pos.copy(stack=False)
                 pv: list[Move] = []
                 while i < len(tokens):
-                    move = _parse_move(board, tokens[i], line, dialect)
+                    move = parse_move(board, tokens[i], line, dialect)
                     board.push(move)
                     pv.append(move)
                     i += 1
@@ -153,7 +153,7 @@ def _parse_info(pos: Position, line: str, dialect: Dialect | None, who: object =
                 info["string"] = " ".join(tokens[i:])
                 i = len(tokens)
             else:
-                LOGGER.debug("%s: skipping info field %r", who, key[:_QUOTE])
+                LOGGER.debug("%s: skipping info field %r", who, key[:QUOTE])
         except (IndexError, ValueError) as exc:
             if isinstance(exc, XiangqiError):
                 raise
@@ -161,7 +161,7 @@ def _parse_info(pos: Position, line: str, dialect: Dialect | None, who: object =
             i += 1
     if malformed:  # one warning per line, however many fields are bad
         shown = ", ".join(repr(k) for k in malformed[:10])
-        LOGGER.warning("%s: malformed %s in info line %s", who, shown, _quote(line))
+        LOGGER.warning("%s: malformed %s in info line %s", who, shown, quote_line(line))
     return info
 
 
@@ -169,19 +169,19 @@ def _parse_info(pos: Position, line: str, dialect: Dialect | None, who: object =
 _NO_MOVE = ("(none)", "0000")
 
 
-def _parse_bestmove(pos: Position, line: str, dialect: Dialect | None) -> PlayResult:
+def parse_bestmove(pos: Position, line: str, dialect: Dialect | None) -> PlayResult:
     """The PlayResult of a "bestmove ..." or "nobestmove" line; EngineError for a bad move."""
-    tokens = _tokens(line)
+    tokens = split_words(line)
     if tokens[:1] != ["bestmove"] or len(tokens) < 2 or tokens[1] in _NO_MOVE:
         return PlayResult(None)
-    move = _parse_move(pos, tokens[1], line, dialect)
+    move = parse_move(pos, tokens[1], line, dialect)
     result = PlayResult(move)
     if "ponder" in tokens[2:]:
         k = tokens.index("ponder", 2)
         if k + 1 < len(tokens) and tokens[k + 1] not in _NO_MOVE:
             after = pos.copy(stack=False)
             after.push(move)
-            result.ponder = _parse_move(after, tokens[k + 1], line, dialect)
+            result.ponder = parse_move(after, tokens[k + 1], line, dialect)
     result.draw_offered = "draw" in tokens[2:]
     result.resigned = "resign" in tokens[2:]
     return result

@@ -5,30 +5,24 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import os
-import subprocess
-import sys
 from collections.abc import (
     AsyncIterator,
-    Callable,
     Iterable,
     Mapping,
-    Sequence,
 )
-from typing import Any
 
-from .._checks import check_bool, check_int
+from .._checks import check_int
 from ..errors import XiangqiError
 from ..move import Move
 from ..notation import IccsStyle
 from ..position import Position
-from .parsing import _parse_bestmove, _parse_id, _parse_info, _parse_move
+from ._process import KILL_WAIT, check_timeout, grace_period
+from .parsing import parse_bestmove, parse_id, parse_info, parse_move
 from .values import (
-    _QUOTE,
     DEFAULT_SEARCH_TIMEOUT,
     DEFAULT_TIMEOUT,
     LOGGER,
-    Command,
+    QUOTE,
     Dialect,
     EngineError,
     EngineOptionError,
@@ -37,9 +31,8 @@ from .values import (
     Limit,
     Option,
     PlayResult,
-    _check_seconds,
-    _quote,
-    _tokens,
+    quote_line,
+    split_words,
 )
 
 # -- the asyncio protocol: a shared base and one class per dialect ----------------------------
@@ -56,19 +49,6 @@ _IDLE_WARN = 100
 ANALYSIS_QUEUE = 1000
 #: Options kept from one handshake; an engine announcing more has the rest skipped.
 _MAX_OPTIONS = 4096
-#: Seconds to wait for the exit status after SIGKILL.
-_KILL_WAIT = 5.0
-
-
-def _grace(timeout: float | None) -> float:
-    """How long a polite request (quit, stop) is given before the engine is killed."""
-    return DEFAULT_TIMEOUT if timeout is None else timeout
-
-
-def _check_timeout(timeout: object, what: str = "timeout") -> None:
-    """timeout is None (no deadline) or a finite number of seconds above 0."""
-    if timeout is not None:
-        _check_seconds(what, timeout)
 
 
 class EngineProtocol(asyncio.SubprocessProtocol):
@@ -86,7 +66,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     _hello: tuple[str, str] = ("uci", "uciok")
 
     def __init__(self, timeout: float | None = DEFAULT_TIMEOUT) -> None:
-        _check_timeout(timeout)
+        check_timeout(timeout)
         self.timeout = timeout
         self.id: dict[str, str] = {}
         self.options: dict[str, Option] = {}
@@ -145,9 +125,9 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         if line is not None and not self._busy():
             # No command runs: nothing will read this line, so it is not kept. The bestmove
             # of a search abandoned by a cancelled command ends that search.
-            if self._stale_search and _tokens(line)[:1] in (["bestmove"], ["nobestmove"]):
+            if self._stale_search and split_words(line)[:1] in (["bestmove"], ["nobestmove"]):
                 self._stale_search = False
-                LOGGER.debug("%s: the abandoned search ended: %s", self, _quote(line))
+                LOGGER.debug("%s: the abandoned search ended: %s", self, quote_line(line))
                 return
             self._dropped += 1
             if self._dropped == _IDLE_WARN:
@@ -203,10 +183,10 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     def send_line(self, line: str) -> None:
         """Write one command line to the engine (EngineTerminatedError if it has gone)."""
         if self._transport is None or self.returncode.done():
-            raise EngineTerminatedError(f"engine has exited; cannot send {line!r:.{_QUOTE}}")
+            raise EngineTerminatedError(f"engine has exited; cannot send {line!r:.{QUOTE}}")
         pipe = self._transport.get_pipe_transport(0)
         if pipe is None or pipe.is_closing():
-            raise EngineTerminatedError(f"engine input is closed; cannot send {line!r:.{_QUOTE}}")
+            raise EngineTerminatedError(f"engine input is closed; cannot send {line!r:.{QUOTE}}")
         data = (line + "\n").encode()  # before writing: a line that cannot be sent sends nothing
         LOGGER.debug("%s << %s", self, line)
         assert isinstance(pipe, asyncio.WriteTransport)
@@ -302,30 +282,32 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             deadline = self._deadline(self.timeout)
             while True:
                 line = await self._read_line(deadline, done)
-                tokens = _tokens(line)
+                tokens = split_words(line)
                 if not tokens:
                     continue
                 if tokens[0] == done:
                     break
-                ident = _parse_id(tokens)
+                ident = parse_id(tokens)
                 if ident is not None:
                     if len(self.id) < 64 or ident[0] in self.id:
-                        self.id[ident[0]] = ident[1][:_QUOTE]
+                        self.id[ident[0]] = ident[1][:QUOTE]
                 elif tokens[0] == "option":
                     option = self._read_option(tokens)
                     if option is None:
-                        LOGGER.warning("%s: skipping malformed option line %s", self, _quote(line))
+                        LOGGER.warning(
+                            "%s: skipping malformed option line %s", self, quote_line(line)
+                        )
                     elif len(self.options) >= _MAX_OPTIONS and option.name not in self.options:
                         LOGGER.warning(
                             "%s: more than %d options; skipping %s",
                             self,
                             _MAX_OPTIONS,
-                            _quote(line),
+                            quote_line(line),
                         )
                     else:
                         self.options[option.name] = option
                 else:
-                    LOGGER.debug("%s: skipping %s during the handshake", self, _quote(line))
+                    LOGGER.debug("%s: skipping %s during the handshake", self, quote_line(line))
             await self._after_handshake()
             await self._ping()
 
@@ -336,7 +318,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             line = await self._read_line(deadline, "readyok")
             if line.strip() == "readyok":
                 return
-            LOGGER.debug("%s: skipping %s before readyok", self, _quote(line))
+            LOGGER.debug("%s: skipping %s before readyok", self, quote_line(line))
 
     @contextlib.asynccontextmanager
     async def _command(self) -> AsyncIterator[None]:
@@ -366,7 +348,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             # The abandoned search's bestmove may already be here, unread: then it is over
             # (waiting for another one would end in a kill).
             for line in self._lines:
-                if line is not None and _tokens(line)[:1] in (["bestmove"], ["nobestmove"]):
+                if line is not None and split_words(line)[:1] in (["bestmove"], ["nobestmove"]):
                     self._stale_search = False
                     break
         if stale:
@@ -394,7 +376,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             if option is None:
                 known = ", ".join(sorted(self.options)[:50]) or "none"
                 raise EngineOptionError(
-                    f"engine has no option {name!r:.{_QUOTE}}; it offers: {known}"
+                    f"engine has no option {name!r:.{QUOTE}}; it offers: {known}"
                 )
             if option.name.lower() in ("uci_variant", "multipv", "usemillisec"):
                 raise EngineOptionError(
@@ -411,7 +393,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         clock (plus its increment) and a grace period; else DEFAULT_SEARCH_TIMEOUT."""
         if timeout is not None:
             return self._deadline(timeout)
-        grace = _grace(self.timeout)
+        grace = grace_period(self.timeout)
         if limit.time is not None:
             return self._deadline(limit.time + grace)
         clock = limit.clock(pos.turn)
@@ -422,18 +404,18 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         return self._deadline(DEFAULT_SEARCH_TIMEOUT)
 
     def _parse_move(self, pos: Position, text: str, line: str) -> Move:
-        return _parse_move(pos, text, line, self.dialect)
+        return parse_move(pos, text, line, self.dialect)
 
     def _parse_info(self, pos: Position, line: str) -> Info:
-        return _parse_info(pos, line, self.dialect, self)
+        return parse_info(pos, line, self.dialect, self)
 
     async def _recover(self) -> None:
         """After a search timed out or was abandoned: stop it and drain its bestmove, or
         kill an engine that does not answer within the timeout."""
         try:
             self.send_line("stop")
-            deadline = self._deadline(_grace(self.timeout))
-            while _tokens(await self._read_line(deadline, "bestmove after stop"))[:1] not in (
+            deadline = self._deadline(grace_period(self.timeout))
+            while split_words(await self._read_line(deadline, "bestmove after stop"))[:1] not in (
                 ["bestmove"],
                 ["nobestmove"],
             ):
@@ -528,7 +510,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
         return moves
 
     def _bestmove(self, pos: Position, line: str) -> PlayResult:
-        return _parse_bestmove(pos, line, self.dialect)
+        return parse_bestmove(pos, line, self.dialect)
 
     async def _search(
         self,
@@ -561,7 +543,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
             except EngineError:
                 await self._recover()
                 raise
-            head = _tokens(line)[:1]
+            head = split_words(line)[:1]
             if head == ["info"]:
                 info = self._parse_info(pos, line)
                 # Lines past the ones asked for are not kept: an engine numbering its lines
@@ -575,7 +557,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 result.info = ranked[0] if ranked else {}
                 return result, ranked[: multipv or 1]
             else:
-                LOGGER.debug("%s: skipping %s during search", self, _quote(line))
+                LOGGER.debug("%s: skipping %s during search", self, quote_line(line))
 
     async def play(
         self,
@@ -588,7 +570,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     ) -> PlayResult:
         """Ask for a move in pos. With ponder=True the engine goes on thinking on its ponder
         move in the background until the next command. An empty Limit() is refused."""
-        _check_timeout(timeout)
+        check_timeout(timeout)
         root_moves = self._check_search(pos, limit, None, root_moves)
         async with self._command():
             result, _ = await self._search(pos, limit, None, root_moves, timeout)
@@ -613,7 +595,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     ) -> Info | list[Info]:
         """Search pos to the limit; the last info (a list of them, best first, with multipv).
         An empty Limit() is refused (use analysis())."""
-        _check_timeout(timeout)
+        check_timeout(timeout)
         root_moves = self._check_search(pos, limit, multipv, root_moves)
         async with self._command():
             _, infos = await self._search(pos, limit, multipv, root_moves, timeout)
@@ -648,7 +630,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
     async def quit(self, grace: float | None = None) -> None:
         """Send quit, wait up to grace seconds (default: the timeout) for the process to
         exit, and kill it if it has not. Cancelling this kills the engine at once."""
-        _check_timeout(grace, "grace")
+        check_timeout(grace, "grace")
         if not self._closed:
             self._closed = True
             # Not under the lock: a command stuck on a silent engine must not delay the kill.
@@ -657,7 +639,7 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 background.cancel()
             if not self.returncode.done():
                 self._send_quietly("quit")
-        await self._reap(_grace(self.timeout) if grace is None else grace)
+        await self._reap(grace_period(self.timeout) if grace is None else grace)
 
     async def _abort(self) -> None:
         """Kill the engine at once (if it runs), reap it and close its pipes."""
@@ -681,16 +663,16 @@ class EngineProtocol(asyncio.SubprocessProtocol):
                 if grace > 0:
                     LOGGER.warning("%s: ignored quit for %.1f s; killing it", self, grace)
                 self._kill_now()
-                await asyncio.wait_for(asyncio.shield(self.returncode), _KILL_WAIT)
+                await asyncio.wait_for(asyncio.shield(self.returncode), KILL_WAIT)
             except asyncio.CancelledError:
                 self._kill_now()  # interrupted while waiting politely: do not wait longer
                 # Reap before closing the transport (its close() polls the process and would
                 # reap it first, leaving the child watcher an unknown pid).
                 with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-                    await asyncio.wait_for(asyncio.shield(self.returncode), _KILL_WAIT)
+                    await asyncio.wait_for(asyncio.shield(self.returncode), KILL_WAIT)
                 raise
         except asyncio.TimeoutError:
-            LOGGER.warning("%s: no exit status %.1f s after SIGKILL", self, _KILL_WAIT)
+            LOGGER.warning("%s: no exit status %.1f s after SIGKILL", self, KILL_WAIT)
         finally:
             self._transport.close()
             self._buffer = {1: bytearray(), 2: bytearray()}
@@ -777,7 +759,7 @@ class AnalysisResult:
                     ended = True
                     protocol._kill("search did not end in time")
                     raise
-                head = _tokens(line)[:1]
+                head = split_words(line)[:1]
                 if head == ["info"]:
                     info = protocol._parse_info(self._pos, line)
                     line_number = info.get("multipv", 1)
@@ -792,7 +774,7 @@ class AnalysisResult:
                     result.info = dict(self.info)
                     return result
                 else:
-                    LOGGER.debug("%s: skipping %s during analysis", protocol, _quote(line))
+                    LOGGER.debug("%s: skipping %s during analysis", protocol, quote_line(line))
         finally:
             if not ended and not protocol._closed:
                 # Cancelled or failed mid-search: the engine's bestmove is still to come.
@@ -807,7 +789,7 @@ class AnalysisResult:
         if not self._stopped and self._task is not None and not self._task.done():
             self._stopped = True
             # The bestmove must follow within the protocol's timeout, or the engine is killed.
-            soon = self._protocol._deadline(_grace(self._protocol.timeout))
+            soon = self._protocol._deadline(grace_period(self._protocol.timeout))
             assert soon is not None
             self._deadline = soon if self._deadline is None else min(self._deadline, soon)
             self._protocol._send_quietly("stop")
@@ -854,79 +836,3 @@ class AnalysisResult:
 
     async def __anext__(self) -> Info:
         return await self.get()
-
-
-def _argv(command: Command) -> list[str]:
-    if isinstance(command, str):
-        return [command]
-    if isinstance(command, Sequence) and command and all(isinstance(a, str) for a in command):
-        return list(command)
-    raise TypeError(f"engine command must be a str or a list of str, got {command!r:.100}")
-
-
-def _check_env(cwd: object, env: object) -> dict[str, str] | None:
-    if cwd is not None and not isinstance(cwd, (str, os.PathLike)):
-        raise TypeError(f"cwd must be a path or None, got {type(cwd).__name__}")
-    if env is None:
-        return None
-    if not isinstance(env, Mapping) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in env.items()
-    ):
-        raise TypeError("env must be a mapping of str to str, or None")
-    return dict(env)
-
-
-async def _popen(
-    factory: Callable[[], EngineProtocol],
-    command: Command,
-    cwd: str | os.PathLike[str] | None,
-    env: Mapping[str, str] | None,
-    created: Callable[[EngineProtocol], None] | None = None,
-    setpgrp: bool = False,
-) -> tuple[asyncio.SubprocessTransport, EngineProtocol]:
-    argv = _argv(command)
-    environment = _check_env(cwd, env)
-    check_bool("setpgrp", setpgrp)
-    group: dict[str, Any] = {}
-    if setpgrp and sys.platform == "win32":
-        group["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
-    elif setpgrp:
-        group["start_new_session"] = True  # its own session and group: no terminal signals
-
-    def make() -> EngineProtocol:
-        protocol = factory()
-        if created is not None:
-            created(protocol)  # the caller can reap it even if this coroutine is cancelled
-        return protocol
-
-    loop = asyncio.get_running_loop()
-    try:
-        transport, protocol = await loop.subprocess_exec(
-            make,
-            *argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            cwd=cwd,
-            env=environment,
-            **group,
-        )
-    except FileNotFoundError:
-        if cwd is not None and not os.path.isdir(cwd):
-            raise EngineError(
-                f"engine working directory not found: {str(cwd)!r:.{_QUOTE}}"
-            ) from None
-        raise EngineError(f"engine not found: {argv[0]!r:.{_QUOTE}}") from None
-    except PermissionError:
-        raise EngineError(f"engine is not executable: {argv[0]!r:.{_QUOTE}}") from None
-    except OSError as exc:
-        raise EngineError(f"cannot start engine {argv[0]!r:.{_QUOTE}}: {exc}") from None
-    try:
-        await protocol.initialize()
-    except asyncio.CancelledError:
-        await protocol._abort()  # interrupted: no polite quit, no waiting
-        raise
-    except BaseException:
-        await protocol.quit()
-        raise
-    return transport, protocol

@@ -18,15 +18,16 @@ from typing import Any, TypeVar
 from .._checks import check_bool
 from ..move import Move
 from ..position import Position
+from ._process import (
+    KILL_WAIT,
+    check_start,
+    check_timeout,
+    grace_period,
+    popen,
+)
 from .protocol import (
-    _KILL_WAIT,
     AnalysisResult,
     EngineProtocol,
-    _argv,
-    _check_env,
-    _check_timeout,
-    _grace,
-    _popen,
 )
 from .ucci import UcciProtocol
 from .uci import UciProtocol
@@ -72,7 +73,7 @@ class SimpleEngine:
         ],
         timeout: float | None,
     ) -> None:
-        _check_timeout(timeout)
+        check_timeout(timeout)
         self.timeout = timeout
         self._closed = True  # until the handshake is done
         self._protocol: EngineProtocol | None = None
@@ -145,7 +146,7 @@ class SimpleEngine:
         return self._protocol
 
     def _cleanup_bound(self) -> float:
-        return 2 * _grace(self.timeout) + 2 * _KILL_WAIT
+        return 2 * grace_period(self.timeout) + 2 * KILL_WAIT
 
     def _call(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
         """Run coro on the loop thread and wait. If the wait ends early (timeout, Ctrl-C),
@@ -231,12 +232,9 @@ class SimpleEngine:
             raise ValueError("popen_uci cannot speak UCCI; use popen_ucci")
         if dialect is not None and not isinstance(dialect, Dialect):
             raise TypeError(f"dialect must be a Dialect or None, got {dialect!r:.40}")
-        _check_timeout(timeout)
-        _argv(command)
-        _check_env(cwd, env)
-        check_bool("setpgrp", setpgrp)
+        check_start(command, cwd, env, setpgrp, timeout)
         return cls(
-            lambda created: _popen(
+            lambda created: popen(
                 lambda: UciProtocol(timeout, dialect), command, cwd, env, created, setpgrp
             ),
             timeout,
@@ -257,12 +255,9 @@ class SimpleEngine:
         :class:`UcciProtocol` for millisec and :meth:`popen_uci` for setpgrp."""
         if millisec is not None:
             check_bool("millisec", millisec)
-        _check_timeout(timeout)
-        _argv(command)
-        _check_env(cwd, env)
-        check_bool("setpgrp", setpgrp)
+        check_start(command, cwd, env, setpgrp, timeout)
         return cls(
-            lambda created: _popen(
+            lambda created: popen(
                 lambda: UcciProtocol(timeout, millisec), command, cwd, env, created, setpgrp
             ),
             timeout,
@@ -346,11 +341,11 @@ class SimpleEngine:
     def close(self, timeout: float | None = None) -> None:
         """Quit the engine, kill it if it has not exited after timeout seconds (None: the
         engine's timeout, or DEFAULT_TIMEOUT), reap it, and stop the thread. Idempotent."""
-        _check_timeout(timeout)
+        check_timeout(timeout)
         if self._closed and self._done.is_set():
             return
         self._closed = True
-        grace = timeout if timeout is not None else _grace(self.timeout)
+        grace = timeout if timeout is not None else grace_period(self.timeout)
         try:
             if self._protocol is not None and not self._done.is_set():
                 self._call(self._protocol.quit(grace))

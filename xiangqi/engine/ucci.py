@@ -15,8 +15,9 @@ from ..move import Move
 from ..notation import iccs
 from ..pieces import Color
 from ..position import Position
-from .parsing import _parse_option
-from .protocol import EngineProtocol, _check_timeout, _popen
+from ._process import check_timeout, popen
+from .parsing import parse_option
+from .protocol import EngineProtocol
 from .values import DEFAULT_TIMEOUT, Command, Dialect, Limit, Option
 
 
@@ -49,7 +50,7 @@ class UcciProtocol(EngineProtocol):
         self.millisec = millisec
 
     def _read_option(self, tokens: list[str]) -> Option | None:
-        return _parse_option(tokens, Dialect.UCCI)
+        return parse_option(tokens, Dialect.UCCI)
 
     async def _after_handshake(self) -> None:
         offers = self._option("usemillisec") is not None
@@ -133,8 +134,8 @@ async def popen_ucci(
 ) -> tuple[asyncio.SubprocessTransport, UcciProtocol]:
     """Start a UCCI engine (ElephantEye, or Fairy-Stockfish greeted with ucci); see
     :class:`UcciProtocol` for millisec and :func:`popen_uci` for setpgrp."""
-    _check_timeout(timeout)
-    transport, protocol = await _popen(
+    check_timeout(timeout)
+    transport, protocol = await popen(
         lambda: UcciProtocol(timeout, millisec), command, cwd, env, setpgrp=setpgrp
     )
     assert isinstance(protocol, UcciProtocol)

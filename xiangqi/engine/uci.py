@@ -12,8 +12,9 @@ from collections.abc import (
 from ..move import Move
 from ..notation import iccs
 from ..position import Position
-from .parsing import _parse_option
-from .protocol import EngineProtocol, _check_timeout, _popen
+from ._process import check_timeout, popen
+from .parsing import parse_option
+from .protocol import EngineProtocol
 from .values import DEFAULT_TIMEOUT, Command, Dialect, EngineError, Limit, Option
 
 
@@ -34,7 +35,7 @@ class UciProtocol(EngineProtocol):
         self.dialect = dialect
 
     def _read_option(self, tokens: list[str]) -> Option | None:
-        return _parse_option(tokens, Dialect.UCI)
+        return parse_option(tokens, Dialect.UCI)
 
     async def _after_handshake(self) -> None:
         variant = self._option("UCI_Variant")
@@ -110,8 +111,8 @@ async def popen_uci(
     """
     if dialect is Dialect.UCCI:
         raise ValueError("popen_uci cannot speak UCCI; use popen_ucci")
-    _check_timeout(timeout)
-    transport, protocol = await _popen(
+    check_timeout(timeout)
+    transport, protocol = await popen(
         lambda: UciProtocol(timeout, dialect), command, cwd, env, setpgrp=setpgrp
     )
     assert isinstance(protocol, UciProtocol)

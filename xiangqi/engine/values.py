@@ -24,7 +24,7 @@ DEFAULT_TIMEOUT = 10.0
 #: Seconds a search without a time limit (depth or nodes) may take before it is abandoned.
 DEFAULT_SEARCH_TIMEOUT = 600.0
 #: Longest line quoted in an error message.
-_QUOTE = 200
+QUOTE = 200
 
 #: An engine's command line: one string (the program), or the program and its arguments.
 Command = str | Sequence[str]
@@ -46,7 +46,7 @@ class EngineOptionError(EngineError, XiangqiError):
     """configure() named an unknown or managed option, or gave a value the option refuses."""
 
 
-def _quote(line: str, limit: int = _QUOTE) -> str:
+def quote_line(line: str, limit: int = QUOTE) -> str:
     return repr(line if len(line) <= limit else line[:limit] + "...")
 
 
@@ -97,7 +97,7 @@ class Limit:
             if value is not None:
                 object.__setattr__(self, name, check_int(f"Limit.{name}", value, 1))
         if self.time is not None:
-            _check_seconds("Limit.time", self.time)
+            check_seconds("Limit.time", self.time)
         for name in ("red_clock", "black_clock", "red_inc", "black_inc"):
             value = getattr(self, name)
             if value is not None:
@@ -123,7 +123,7 @@ class Limit:
         return self.red_inc if color == Color.RED else self.black_inc
 
 
-def _check_seconds(name: str, value: object) -> float:
+def check_seconds(name: str, value: object) -> float:
     """value as a finite number of seconds above 0 (TypeError or ValueError naming name)."""
     seconds = check_real(name, value, 0)
     if seconds == 0:
@@ -293,22 +293,22 @@ class Option:
                 return "true" if value else "false"
             if isinstance(value, str) and value.lower() in ("true", "false"):
                 return value.lower()
-            raise EngineOptionError(f"{where} takes True or False, got {value!r:.{_QUOTE}}")
+            raise EngineOptionError(f"{where} takes True or False, got {value!r:.{QUOTE}}")
         if self.type == "spin":
             # an int (a NumPy integer too: the rule of xiangqi/_checks.py) or its text
             if isinstance(value, bool) or not (
                 isinstance(value, str) or hasattr(type(value), "__index__")
             ):
-                raise EngineOptionError(f"{where} takes an int, got {value!r:.{_QUOTE}}")
+                raise EngineOptionError(f"{where} takes an int, got {value!r:.{QUOTE}}")
             try:  # text as the engine protocols write numbers: ASCII digits, optional sign
-                number = _int(value) if isinstance(value, str) else check_int(self.name, value)
+                number = parse_int(value) if isinstance(value, str) else check_int(self.name, value)
             except ValueError:
-                raise EngineOptionError(f"{where} takes an int, got {value!r:.{_QUOTE}}") from None
+                raise EngineOptionError(f"{where} takes an int, got {value!r:.{QUOTE}}") from None
             if (self.min is not None and number < self.min) or (
                 self.max is not None and number > self.max
             ):
                 raise EngineOptionError(
-                    f"{where} takes {self.min}..{self.max}, got {value!r:.{_QUOTE}}"
+                    f"{where} takes {self.min}..{self.max}, got {value!r:.{QUOTE}}"
                 )
             return str(number)
         if self.type == "combo":
@@ -317,13 +317,13 @@ class Option:
                     if choice.lower() == value.lower():
                         return choice
             shown = ", ".join(self.var[:20])
-            raise EngineOptionError(f"{where} takes one of {shown}; got {value!r:.{_QUOTE}}")
+            raise EngineOptionError(f"{where} takes one of {shown}; got {value!r:.{QUOTE}}")
         if self.type == "button":
             if value is None or value is True:
                 return ""
-            raise EngineOptionError(f"{where} is a button: pass None, got {value!r:.{_QUOTE}}")
+            raise EngineOptionError(f"{where} is a button: pass None, got {value!r:.{QUOTE}}")
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise EngineOptionError(f"{where} takes text, got {value!r:.{_QUOTE}}")
+            raise EngineOptionError(f"{where} takes text, got {value!r:.{QUOTE}}")
         text = str(value)
         if "\n" in text or "\r" in text or "\x00" in text:
             raise EngineOptionError(
@@ -342,13 +342,13 @@ _TOKEN = re.compile(r"[^ \t]+")
 _INT = re.compile(r"[+-]?[0-9]{1,40}")
 
 
-def _tokens(line: str) -> list[str]:
+def split_words(line: str) -> list[str]:
     """The words of an engine line: split on spaces and tabs only (the protocols' blanks),
     so no-break spaces, line separators and other Unicode blanks stay inside a word."""
     return _TOKEN.findall(line)
 
 
-def _int(text: str, low: int | None = None) -> int:
+def parse_int(text: str, low: int | None = None) -> int:
     """An engine's integer: ASCII digits with an optional sign, at least low; ValueError for
     anything else (int() alone would take "1_0", Arabic-Indic digits and 4,000-digit text)."""
     if not _INT.fullmatch(text):
