@@ -40,8 +40,9 @@ from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
 from ..rules import Rules, check_rules
+from ._env_args import check_env_args, check_history
 from .actions import NUM_ACTIONS, action_to_move
-from .planes import _check_env_args, _check_history, _chess_v6_one, num_planes
+from .planes import chess_v6_one, num_planes
 
 
 def judge(position: Position, rules: Rules = Rules.ASIAN) -> tuple[bool, Color | None]:
@@ -90,9 +91,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         EzPickle.__init__(self, render_mode, max_plies, history, fen, channels_first, rules)
         super().__init__()
         self.rules = check_rules(rules)
-        self.max_plies = _check_env_args(render_mode, self.metadata["render_modes"], max_plies)
+        self.max_plies = check_env_args(render_mode, self.metadata["render_modes"], max_plies)
         self.render_mode = render_mode
-        self.history = _check_history(history)
+        self.history = check_history(history)
         self.fen = fen
         self.channels_first = bool(channels_first)
         self.position = Position(fen)
@@ -151,7 +152,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
             mask[:] = 0
         if self.channels_first:
             return {"observation": planes, "action_mask": mask}
-        return {"observation": _chess_v6_one(planes), "action_mask": mask}
+        return {"observation": chess_v6_one(planes), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.agents = self.possible_agents[:]

@@ -51,8 +51,9 @@ from ..fen import START_FEN
 from ..pieces import Color
 from ..position import Position
 from ..rules import Rules, check_rules
+from ._env_args import check_env_args
 from .actions import NUM_ACTIONS, action_to_move
-from .planes import BASE_PLANES, _check_env_args, encode_batch, legal_mask_batch
+from .planes import BASE_PLANES, encode_batch, legal_mask_batch
 from .registration import ENV_ID, register_envs
 from .vector import VectorEnv
 
@@ -193,7 +194,7 @@ class GymEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         rules: Rules | str = Rules.ASIAN,
     ) -> None:
         self.rules = check_rules(rules)
-        self.max_plies = _check_env_args(render_mode, self.metadata["render_modes"], max_plies)
+        self.max_plies = check_env_args(render_mode, self.metadata["render_modes"], max_plies)
         self.render_mode = render_mode
         self.fen = fen
         self.position = Position(fen)

@@ -33,14 +33,16 @@ and ``np.moveaxis(obs, -1, -3)`` turns such an observation back to channels firs
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from .._checks import check_enum, check_int
+from .._checks import check_enum
 from ..pieces import Color
 from ..position import Position
+from ._env_args import check_history
 from .actions import NUM_ACTIONS
 
 BASE_PLANES = 16
@@ -60,26 +62,23 @@ def _positions(positions: Sequence[Position]) -> list[Position]:
     return items
 
 
-#: The most plies (and games) an env takes: VectorEnv's C buffers are sized by them.
-_MAX_COUNT = 1 << 24
-
-
-def _check_history(history: int) -> int:
-    return check_int("history", history, 0, 64)
-
-
-def _check_env_args(render_mode: str | None, modes: list[str], max_plies: int) -> int:
-    # The arguments the one-game envs (PettingZoo's and Gymnasium's) share; max_plies as an int.
-    if render_mode is not None and render_mode not in modes:
-        raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
-    return check_int("max_plies", max_plies, 1, _MAX_COUNT)
-
-
 def _check_perspective(perspective: Color | None) -> int:
     # -1 (the side to move's view) for None, else the Color's number; bool refused.
     if perspective is None:
         return -1
     return int(check_enum("perspective", perspective, Color))
+
+
+def _out_array(out: Any, shape: tuple[int, ...], dtype: type[Any], name: str) -> Any:
+    """out, or a new array of shape and dtype when it is None; TypeError for no NumPy array,
+    ValueError for one of another dtype or shape, or not C-contiguous."""
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a NumPy {name} array, got {type(out).__name__}")
+    if out.dtype != dtype or out.shape != shape or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a C-contiguous {name} array of shape {shape}")
+    return out
 
 
 def encode_batch(
@@ -95,15 +94,10 @@ def encode_batch(
     that side's view instead of the side to move's.
     """
     items = _positions(positions)
-    planes = num_planes(_check_history(history))
+    planes = num_planes(check_history(history))
     shape = (len(items), planes, 10, 9)
     view = _check_perspective(perspective)
-    if out is None:
-        out = np.empty(shape, dtype=np.uint8)
-    elif not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy uint8 array, got {type(out).__name__}")
-    elif out.dtype != np.uint8 or out.shape != shape or not out.flags.c_contiguous:
-        raise ValueError(f"out must be a C-contiguous uint8 array of shape {shape}")
+    out = _out_array(out, shape, np.uint8, "uint8")
     clocks = np.fromiter((p.halfmove_clock for p in items), dtype=np.int64, count=len(items))
     _core.encode_batch(
         [p._board for p in items], clocks, history, out.reshape(len(items), planes * 90), view
@@ -128,12 +122,7 @@ def legal_mask_batch(
     """
     items = _positions(positions)
     shape = (len(items), NUM_ACTIONS)
-    if out is None:
-        out = np.empty(shape, dtype=np.bool_)
-    elif not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy bool array, got {type(out).__name__}")
-    elif out.dtype != np.bool_ or out.shape != shape or not out.flags.c_contiguous:
-        raise ValueError(f"out must be a C-contiguous bool array of shape {shape}")
+    out = _out_array(out, shape, np.bool_, "bool")
     _core.legal_mask_batch([p._board for p in items], out.view(np.uint8))
     return out
 
@@ -168,7 +157,7 @@ def chess_v6_layout(planes: npt.ArrayLike) -> npt.NDArray[np.bool_]:
         raise ValueError(f"planes must have shape (..., 16 + 14 * k, 10, 9), got {shape}")
     nd = array.ndim
     if nd == 3:
-        return _chess_v6_one(array)
+        return chess_v6_one(array)
     # Pieces are 0 or 1, so a bool view copies them as they are; channels 14 and 15
     # (counts) are rewritten below. copy() lays the transposed view out C-contiguous.
     out = array.view(np.bool_).transpose(*range(nd - 3), nd - 2, nd - 1, nd - 3).copy()
@@ -180,7 +169,7 @@ def chess_v6_layout(planes: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     return out
 
 
-def _chess_v6_one(planes: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+def chess_v6_one(planes: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     """chess_v6_layout of one (C, 10, 9) uint8 array, unchecked (the AEC env's path):
     contiguous writes on a copy, then one gather."""
     work = planes.copy()

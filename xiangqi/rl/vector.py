@@ -30,7 +30,8 @@ from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import START_FEN, board_fen
 from ..position import Position
 from ..rules import Rules, check_rules
-from .planes import _MAX_COUNT, BASE_PLANES
+from ._env_args import MAX_COUNT
+from .planes import BASE_PLANES
 
 Observations = tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]
 StepResult = tuple[
@@ -78,8 +79,8 @@ class VectorEnv:
         rules: Rules | str = Rules.ASIAN,
     ) -> None:
         self.rules = check_rules(rules)
-        num_envs = check_int("num_envs", num_envs, 1, _MAX_COUNT)
-        max_plies = check_int("max_plies", max_plies, 1, _MAX_COUNT)
+        num_envs = check_int("num_envs", num_envs, 1, MAX_COUNT)
+        max_plies = check_int("max_plies", max_plies, 1, MAX_COUNT)
         start = Position(fen)
         if not start.has_legal_moves():
             raise InvalidFenError(f"the start position has no legal move: {fen!r}")
