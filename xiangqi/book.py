@@ -56,26 +56,37 @@ The library's own book (``build`` writes it; schema version 1)
 from __future__ import annotations
 
 import os
-import random as _random
-import sqlite3
 import stat
 import struct
-import threading
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, Union
+from typing import TYPE_CHECKING, Any
 
-from . import __version__
+from ._book_base import (
+    BookError,
+    Entry,
+    PathLike,
+    Reader,
+    check_exclude,
+    check_path,
+    check_position,
+)
+from ._book_sqlite import (
+    FORMAT_NAME,  # noqa: F401  (the format's names, read as xiangqi.book.FORMAT_NAME ...)
+    FORMAT_VERSION,  # noqa: F401
+    KEY_NAME,  # noqa: F401
+    SQLiteReader,
+    position_text,
+    write_book,
+)
 from ._checks import check_bool, check_int
 from ._files import ReplacingFile, check_output
 from .batch import _elephanteye_locks, _legal_flags
-from .errors import InvalidMoveError, XiangqiError
+from .errors import XiangqiError
 from .move import MOVES, Move
 from .position import Position
 
 if TYPE_CHECKING:
-    from types import TracebackType
-
     from .pgn import Game
     from .records import InputFiles, SkippedFile
 
@@ -91,14 +102,8 @@ __all__ = [
     "open_reader",
 ]
 
-PathLike = Union[str, "os.PathLike[str]"]
-
 #: The first 16 bytes of every SQLite 3 database file.
 SQLITE_MAGIC = b"SQLite format 3\x00"
-#: What the ``book`` table's ``format``, ``version`` and ``key`` rows hold in this version.
-FORMAT_NAME = "xiangqi-book"
-FORMAT_VERSION = 1
-KEY_NAME = "zobrist-splitmix64"
 
 _RECORD = struct.Struct("<IHH")  # ElephantEye's BookStruct: lock, move, weight
 #: The largest ElephantEye ``.dat`` a reader takes (bytes; 32 Mi records, far beyond any real
@@ -108,34 +113,6 @@ _RECORD = struct.Struct("<IHH")  # ElephantEye's BookStruct: lock, move, weight
 MAX_DAT_BYTES = 256 * 1024 * 1024
 
 
-class BookError(XiangqiError):
-    """A file that is not an opening book, or a damaged one: names the file and the record."""
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One book move of one position: the move (public squares), its weight and counts.
-
-    ``wins``, ``draws`` and ``losses`` (of the side that played the move) are None where
-    the format has no such counts (ElephantEye's ``.dat``). ``key`` is the book's key of
-    the position the entry is stored under (for a mirrored ``.dat`` lookup, the mirror
-    image's lock) and ``record`` the entry's place in the file: the record number
-    (0-based) of a ``.dat``, the ``moves`` row id of an SQLite book.
-    """
-
-    move: Move
-    weight: int
-    wins: int | None = None
-    draws: int | None = None
-    losses: int | None = None
-    key: int = 0
-    record: int = 0
-
-
-class _Random(Protocol):
-    def randrange(self, stop: int, /) -> int: ...
-
-
 def elephanteye_key(position: Position) -> int:
     """ElephantEye's 32-bit book key ("lock") of a position, as ``BOOK.DAT`` is sorted by.
 
@@ -143,161 +120,8 @@ def elephanteye_key(position: Position) -> int:
     the side lock; the locks are the engine's Zobrist table (RC4 keyed with four zero
     bytes). The counterpart of ``chess.polyglot.zobrist_hash``.
     """
-    _check_position(position)
+    check_position(position)
     return _elephanteye_locks(position)[0]
-
-
-def _check_position(position: object) -> None:
-    if not isinstance(position, Position):
-        raise TypeError(f"expected a Position, got {type(position).__name__}")
-
-
-class Reader:
-    """What every book reader offers (python-chess's ``chess.polyglot.MemoryMappedReader``).
-
-    Use it as a context manager, or call ``close()``. A probe of a closed reader raises
-    ``BookError``.
-    """
-
-    path: str
-
-    def __enter__(self) -> Reader:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Release the file; the reader can no longer be probed."""
-
-    def __len__(self) -> int:
-        raise NotImplementedError
-
-    def find_all(
-        self,
-        position: Position,
-        minimum_weight: int = 1,
-        exclude_moves: Collection[Move] = (),
-    ) -> Iterator[Entry]:
-        """The entries of a position that are legal there, highest weight first.
-
-        Entries below ``minimum_weight`` and those whose move is in ``exclude_moves`` (an
-        iterable of Moves: a lone Move or a string is a TypeError naming it) are left
-        out. An unknown position yields nothing; a closed reader raises BookError.
-        """
-        raise NotImplementedError
-
-    def find(
-        self,
-        position: Position,
-        minimum_weight: int = 1,
-        exclude_moves: Collection[Move] = (),
-    ) -> Entry:
-        """The entry of highest weight (the first of equals); IndexError if there is none."""
-        for entry in self.find_all(position, minimum_weight, exclude_moves):
-            return entry
-        raise IndexError("no book entry for this position")
-
-    def get(
-        self,
-        position: Position,
-        default: Entry | None = None,
-        *,
-        minimum_weight: int = 1,
-        exclude_moves: Collection[Move] = (),
-    ) -> Entry | None:
-        """``find()``, or ``default`` where that would raise IndexError."""
-        for entry in self.find_all(position, minimum_weight, exclude_moves):
-            return entry
-        return default
-
-    def choice(
-        self,
-        position: Position,
-        *,
-        minimum_weight: int = 1,
-        exclude_moves: Collection[Move] = (),
-        random: _Random | None = None,
-    ) -> Entry:
-        """An entry picked uniformly (weights ignored); IndexError if there is none.
-
-        ``random`` is a ``random.Random`` (default: the ``random`` module's generator).
-        """
-        rng = _check_random(random)
-        entries = list(self.find_all(position, minimum_weight, exclude_moves))
-        if not entries:
-            raise IndexError("no book entry for this position")
-        return entries[_draw(rng, len(entries))]
-
-    def weighted_choice(
-        self,
-        position: Position,
-        *,
-        exclude_moves: Collection[Move] = (),
-        random: _Random | None = None,
-    ) -> Entry:
-        """An entry picked with probability weight / total weight; IndexError if none.
-
-        As the engine picks: a number below the total weight, then the first entry (in
-        ``find_all`` order) whose running weight passes it. ``random`` is a
-        ``random.Random`` for a seeded, repeatable pick (default: the ``random`` module's):
-        anything whose ``randrange(stop)`` returns an int in ``0..stop - 1``. A ``random``
-        without ``randrange`` raises TypeError, one whose draw is out of that range
-        ValueError (both naming ``random``).
-        """
-        rng = _check_random(random)
-        entries = list(self.find_all(position, 1, exclude_moves))
-        total = sum(entry.weight for entry in entries)
-        if not total:
-            raise IndexError("no book entry for this position")
-        pick = _draw(rng, total)
-        for entry in entries:
-            pick -= entry.weight
-            if pick < 0:
-                return entry
-        raise AssertionError("unreachable: the weights add up to the total")
-
-
-def _check_random(random: object) -> _Random:
-    if random is None:
-        return _random
-    if not callable(getattr(random, "randrange", None)):
-        raise TypeError(
-            "random must be a random.Random (anything with randrange(stop)), got "
-            f"{type(random).__name__}"
-        )
-    return random  # type: ignore[return-value]
-
-
-def _draw(rng: _Random, stop: int) -> int:
-    """rng.randrange(stop), checked: an int in 0..stop - 1, else ValueError naming random."""
-    pick = rng.randrange(stop)
-    if isinstance(pick, bool) or not isinstance(pick, int) or not 0 <= pick < stop:
-        raise ValueError(
-            f"random.randrange({stop}) returned {pick!r}: expected an int in 0..{stop - 1}"
-        )
-    return pick
-
-
-def _check_exclude(exclude_moves: object) -> Collection[Move]:
-    """exclude_moves as a collection of Moves: TypeError for a lone Move, a string or a non-
-    iterable (a Move is itself no collection of moves, and a string's letters are none)."""
-    if isinstance(exclude_moves, (Move, str, bytes)) or not isinstance(exclude_moves, Iterable):
-        raise TypeError(
-            "exclude_moves must be an iterable of Moves (e.g. [move]), got "
-            f"{type(exclude_moves).__name__}: {exclude_moves!r}"
-        )
-    if not isinstance(exclude_moves, (set, frozenset, tuple, list)):
-        exclude_moves = tuple(exclude_moves)
-    for move in exclude_moves:
-        if not isinstance(move, Move):
-            raise TypeError(f"exclude_moves must hold Moves, got {type(move).__name__}: {move!r}")
-    return exclude_moves
 
 
 def open_reader(path: PathLike) -> Reader:
@@ -314,7 +138,7 @@ def open_reader(path: PathLike) -> Reader:
     ``BookError`` unread. An SQLite book must be a regular file (SQLite reads it in
     place): one through a pipe is refused with ``BookError``.
     """
-    name = _check_path(path, "path")
+    name = check_path(path, "path")
     with open(name, "rb") as handle:
         regular = _check_not_device(handle, name)
         head = handle.read(len(SQLITE_MAGIC))
@@ -358,15 +182,6 @@ def _read_dat(handle: Any, name: str, head: bytes = b"") -> bytes:
     )
 
 
-def _check_path(path: object, what: str) -> str:
-    if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"{what} must be a str or os.PathLike, got {type(path).__name__}")
-    name = os.fspath(path)
-    if not isinstance(name, str):
-        raise TypeError(f"{what} must name a file with text, got {type(name).__name__}")
-    return name
-
-
 # -- ElephantEye's .dat ------------------------------------------------------------------------
 
 
@@ -398,7 +213,7 @@ class ElephantEyeReader(Reader):
     """
 
     def __init__(self, path: PathLike) -> None:
-        self.path = _check_path(path, "path")
+        self.path = check_path(path, "path")
         with open(self.path, "rb") as handle:
             _check_not_device(handle, self.path)
             data = _read_dat(handle, self.path)
@@ -493,9 +308,9 @@ class ElephantEyeReader(Reader):
         that is not an iterable of Moves (a lone Move or a string), BookError once closed.
         """
         if not isinstance(position, Position):
-            _check_position(position)
+            check_position(position)
         if exclude_moves != ():
-            exclude_moves = _check_exclude(exclude_moves)
+            exclude_moves = check_exclude(exclude_moves)
         tables = self._tables
         if tables is None:
             raise BookError(f"{self.path!r}: the reader is closed")
@@ -540,340 +355,6 @@ def _pack(entries: tuple[Entry, ...]) -> bytes:
     return b"".join(
         (e.move.from_square * 90 + e.move.to_square).to_bytes(2, "little") for e in entries
     )
-
-
-# -- the library's own SQLite book -------------------------------------------------------------
-
-_SCHEMA = """
-CREATE TABLE book (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE positions (
-    id INTEGER PRIMARY KEY,
-    key INTEGER NOT NULL UNIQUE,
-    fen TEXT NOT NULL
-);
-CREATE TABLE moves (
-    id INTEGER PRIMARY KEY,
-    position INTEGER NOT NULL REFERENCES positions (id),
-    move TEXT NOT NULL,
-    weight INTEGER NOT NULL,
-    wins INTEGER NOT NULL,
-    draws INTEGER NOT NULL,
-    losses INTEGER NOT NULL,
-    UNIQUE (position, move)
-);
-"""
-
-_PROBE = (
-    "SELECT positions.id, positions.fen, moves.id, moves.move, moves.weight, moves.wins, "
-    "moves.draws, moves.losses FROM positions JOIN moves ON moves.position = positions.id "
-    "WHERE positions.key = ? ORDER BY moves.weight DESC, moves.move"
-)
-
-
-def _signed(key: int) -> int:
-    """An unsigned 64-bit key as SQLite's signed INTEGER."""
-    return key - (1 << 64) if key >= 1 << 63 else key
-
-
-def _position_text(position: Position) -> str:
-    return f"{position.board_fen()} {'w' if position.turn == 0 else 'b'}"
-
-
-class SQLiteReader(Reader):
-    """A book of the library's own (an SQLite file ``build`` writes), opened read-only.
-
-    Opening checks the ``book`` table (format, version, key function) and that the first
-    stored keys belong to their positions: a book keyed for another position set is
-    refused. Each probe checks that the stored position is the probed one and that every
-    move is well-formed and legal there; a failure raises ``BookError`` naming the file
-    and the row. Entries carry the wins, draws and losses of the side that played them.
-    One reader may be probed from several threads (one at a time, under a lock).
-    """
-
-    def __init__(self, path: PathLike) -> None:
-        self.path = _check_path(path, "path")
-        if not os.path.exists(self.path):
-            raise FileNotFoundError(f"no such book file: {self.path!r}")
-        if not os.path.isfile(self.path):
-            raise BookError(
-                f"{self.path!r} is not a regular file: an SQLite book is read in place (copy "
-                "it to a file first)"
-            )
-        _check_no_pending_log(self.path)
-        # The path's bytes, percent-quoted: a URI that names any file name (one that is not
-        # UTF-8 too, held in str as surrogate escapes) and reads it without writing;
-        # immutable=1: SQLite makes no side file (a WAL book's -wal and -shm) and takes no
-        # lock (a book is replaced by a rename, never changed in place).
-        uri = "file:" + _uri_path(self.path) + "?mode=ro&immutable=1"
-        # One lock around every use of the connection (close() included): a probe in one
-        # thread and close() in another never meet inside SQLite.
-        self._lock = threading.Lock()
-        # key -> (positions row id, stored text, the entries checked legal there)
-        self._cache: dict[int, tuple[int, str, Any]] = {}
-        try:
-            self._db: sqlite3.Connection | None = sqlite3.connect(
-                uri, uri=True, check_same_thread=False
-            )
-        except sqlite3.Error as exc:
-            raise self._fail(f"cannot be opened as an SQLite book ({exc})") from None
-        try:
-            self.meta = self._check()
-        except BaseException:
-            self.close()
-            raise
-
-    def _fail(self, what: str) -> BookError:
-        return BookError(f"{self.path!r}: {what}")
-
-    def _check_schema(self) -> None:
-        """BookError unless each table has the format's columns and its PRIMARY KEY and
-        UNIQUE constraints (each as a whole, non-partial unique index): the reader trusts
-        them (one positions row a key, one moves row a position and move). More indexes
-        are allowed."""
-        for table, (columns, uniques) in _schema_shape(_FORMAT_DB).items():
-            found_columns, found_uniques = _table_shape(self._query, table)
-            if found_columns != columns:
-                raise self._fail(
-                    f"an SQLite file but not a xiangqi book: table {table}'s columns (name, "
-                    f"type, NOT NULL, PRIMARY KEY) are {found_columns}, not the format's "
-                    f"{columns}"
-                )
-            missing = uniques - found_uniques
-            if missing:
-                raise self._fail(
-                    f"table {table} lacks the format's UNIQUE constraint on "
-                    f"({', '.join(sorted(missing)[0])}): a damaged or hand-edited book"
-                )
-
-    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
-        """The rows of one query (the caller holds the lock, or is __init__)."""
-        if self._db is None:
-            raise self._fail("the reader is closed")
-        try:
-            return self._db.execute(sql, args).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise self._fail(f"not a readable xiangqi book ({exc})") from None
-        except UnicodeDecodeError:
-            # SQLite's own message quotes the damaged bytes, which Python cannot decode
-            raise self._fail(
-                "not a readable xiangqi book (SQLite reports damage: its message is not text, "
-                "as a damaged schema gives)"
-            ) from None
-
-    def _check(self) -> dict[str, str]:
-        rows = self._query("SELECT name FROM sqlite_master WHERE type = 'table'")
-        tables = {name for (name,) in rows}
-        missing = {"book", "positions", "moves"} - tables
-        if missing:
-            raise self._fail(
-                f"an SQLite file but not a xiangqi book: no table {', '.join(sorted(missing))}"
-            )
-        self._check_schema()
-        meta = dict(self._query("SELECT name, value FROM book"))
-        found = (meta.get("format"), meta.get("version"), meta.get("key"))
-        if found[0] != FORMAT_NAME:
-            raise self._fail(f"book format is {found[0]!r}, expected {FORMAT_NAME!r}")
-        if found[1] != str(FORMAT_VERSION):
-            raise self._fail(
-                f"book version {found[1]!r} is not one this library reads ({FORMAT_VERSION})"
-            )
-        if found[2] != KEY_NAME:
-            raise self._fail(
-                f"positions are keyed by {found[2]!r}, not {KEY_NAME!r}: a book for another "
-                "position set"
-            )
-        for row_id, key, fen in self._query("SELECT id, key, fen FROM positions LIMIT 8"):
-            self._check_key(row_id, key, fen)
-        return meta
-
-    def _check_key(self, row_id: int, key: int, fen: str) -> Position:
-        try:
-            position = Position(fen + " - - 0 1") if isinstance(fen, str) else None
-        except XiangqiError as exc:
-            raise self._fail(
-                f"positions row {row_id}: fen {fen!r} is not a position ({exc})"
-            ) from None
-        if position is None or _signed(position.zobrist_hash()) != key:
-            raise self._fail(
-                f"positions row {row_id}: key {key} does not belong to {fen!r}: the book was "
-                "keyed for another position set"
-            )
-        return position
-
-    def __len__(self) -> int:
-        """Number of moves rows (entries) in the book."""
-        with self._lock:
-            return int(self._query("SELECT count(*) FROM moves")[0][0])
-
-    def close(self) -> None:
-        """Close the database; later probes raise BookError. A probe running in another
-        thread is waited for (the reader's lock), never cut off inside SQLite."""
-        with self._lock:
-            db, self._db = self._db, None
-            self._cache = {}
-        if db is not None:
-            db.close()  # no other thread can reach it now: self._db is None under the lock
-
-    def find_all(
-        self,
-        position: Position,
-        minimum_weight: int = 1,
-        exclude_moves: Collection[Move] = (),
-    ) -> Iterator[Entry]:
-        """The stored entries of exactly this position, highest weight first (ties by ICCS).
-
-        Raises TypeError for a ``position`` that is not a Position or an ``exclude_moves``
-        that is not an iterable of Moves (a lone Move or a string), BookError once closed
-        or where the book is damaged.
-        """
-        _check_position(position)
-        if exclude_moves != ():
-            exclude_moves = _check_exclude(exclude_moves)
-        key = _signed(position.zobrist_hash())
-        with self._lock:
-            if self._db is None:
-                raise self._fail("the reader is closed")
-            found = self._cache.get(key)
-            rows = self._query(_PROBE, (key,)) if found is None else None
-        if found is None:
-            assert rows is not None
-            if not rows:
-                return iter(())
-            found = (rows[0][0], rows[0][1], self._entries(rows, key))
-        text = _position_text(position)
-        if found[1] != text:
-            raise self._fail(
-                f"positions row {found[0]}: stored {found[1]!r} under the key of {text!r}: "
-                "the book was keyed for another position set"
-            )
-        # Checked against the very position probed, so later probes of it may reuse them.
-        entries = found[2]
-        if type(entries) is not tuple:
-            entries = tuple(self._checked(position, entries))
-            found = (found[0], found[1], entries)
-            with self._lock:
-                if self._db is not None:  # not refilled after close()
-                    self._cache[key] = found
-        if minimum_weight == 1 and type(minimum_weight) is int and not exclude_moves:
-            return iter(entries)
-        minimum_weight = check_int("minimum_weight", minimum_weight)
-        return iter(
-            [e for e in entries if e.weight >= minimum_weight and e.move not in exclude_moves]
-        )
-
-    def _entries(self, rows: list[Any], key: int) -> list[tuple[int, object, Entry | None]]:
-        if any(row[0] != rows[0][0] for row in rows):
-            raise self._fail(f"two positions rows share the key {key}: a damaged book")
-        return [
-            (row_id, iccs, self._entry(row_id, iccs, key, weight, wins, draws, losses))
-            for _pid, _fen, row_id, iccs, weight, wins, draws, losses in rows
-        ]
-
-    def _checked(
-        self, position: Position, entries: list[tuple[int, object, Entry | None]]
-    ) -> Iterator[Entry]:
-        seen: set[Move] = set()
-        for row_id, iccs, entry in entries:
-            assert entry is not None
-            if entry.move in seen:
-                raise self._fail(f"moves row {row_id}: {iccs} is stored twice for one position")
-            seen.add(entry.move)
-            if not position.is_legal(entry.move):
-                raise self._fail(f"moves row {row_id}: {iccs} is not legal in {position.fen()!r}")
-            yield entry
-
-    def _entry(self, row_id: int, iccs: object, key: int, *counts: object) -> Entry:
-        try:
-            move = Move.from_iccs(iccs) if isinstance(iccs, str) else None
-        except InvalidMoveError:
-            move = None
-        if not move:
-            raise self._fail(f"moves row {row_id}: {iccs!r} is not a move on the board")
-        if not all(type(c) is int and c >= 0 for c in counts):
-            raise self._fail(f"moves row {row_id}: counts {counts!r} are not whole numbers")
-        weight, wins, draws, losses = counts
-        assert isinstance(weight, int) and isinstance(wins, int)
-        assert isinstance(draws, int) and isinstance(losses, int)
-        if wins + draws + losses > weight or weight == 0:
-            raise self._fail(
-                f"moves row {row_id}: {wins} wins, {draws} draws, {losses} losses do not fit "
-                f"weight {weight}"
-            )
-        return Entry(move, weight, wins, draws, losses, key=key, record=row_id)
-
-
-#: A database holding the format's schema (_SCHEMA), what _check_schema compares a book with.
-_FORMAT_DB = ":memory:"
-
-
-def _table_shape(
-    query: Callable[[str, tuple[Any, ...]], list[Any]], table: str
-) -> tuple[list[tuple[Any, ...]], set[tuple[str, ...]]]:
-    """A table's columns (name, type, not null, primary key) and its whole unique indexes
-    (as column-name tuples), as SQLite reports them."""
-    columns = [
-        (name, str(kind).upper(), notnull, pk)
-        for _cid, name, kind, notnull, _default, pk in query(
-            "SELECT * FROM pragma_table_info(?)", (table,)
-        )
-    ]
-    uniques = set()
-    for _seq, index, unique, _origin, partial in query(
-        "SELECT * FROM pragma_index_list(?)", (table,)
-    ):
-        if unique and not partial:
-            names = query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", (index,))
-            uniques.add(tuple(name for (name,) in names))
-    return columns, uniques
-
-
-_SHAPES: dict[str, dict[str, tuple[list[tuple[Any, ...]], set[tuple[str, ...]]]]] = {}
-
-
-def _schema_shape(
-    database: str,
-) -> dict[str, tuple[list[tuple[Any, ...]], set[tuple[str, ...]]]]:
-    """The format's tables' shapes, read by SQLite from _SCHEMA itself (made once)."""
-    shape = _SHAPES.get(database)
-    if shape is None:
-        db = sqlite3.connect(database)
-        try:
-            db.executescript(_SCHEMA)
-
-            def query(sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
-                return db.execute(sql, args).fetchall()
-
-            shape = {t: _table_shape(query, t) for t in ("book", "positions", "moves")}
-        finally:
-            db.close()
-        _SHAPES[database] = shape
-    return shape
-
-
-def _check_no_pending_log(path: str) -> None:
-    """BookError for a WAL book (header bytes 18 and 19 are 2) whose write-ahead log holds
-    writes not yet in the file: a reader that makes no side file reads the file alone."""
-    with open(path, "rb") as handle:
-        header = handle.read(20)
-    if header[18:20] != b"\x02\x02":
-        return
-    try:
-        pending = os.stat(path + "-wal").st_size > 0
-    except OSError:
-        pending = False
-    if pending:
-        raise BookError(
-            f"{path!r}: a book in WAL mode whose log {path + '-wal'!r} holds writes not yet "
-            "merged into it: open it once with sqlite3 (which merges the log) or rebuild it"
-        )
-
-
-def _uri_path(path: str) -> str:
-    """path as a ``file:`` URI's path: its bytes (os.fsencode, so a non-UTF-8 name held as
-    surrogate escapes is its own bytes again) percent-quoted, '/' kept."""
-    from urllib.parse import quote_from_bytes
-
-    return quote_from_bytes(os.fsencode(os.path.abspath(path)).replace(os.sep.encode(), b"/"))
 
 
 # -- building ----------------------------------------------------------------------------------
@@ -955,7 +436,7 @@ def build(
             a folder the book cannot be written in (checked before anything is read),
             or the book could not be written (a full disk: the old book is kept).
     """
-    name = _check_path(path, "path")
+    name = check_path(path, "path")
     plies = check_int("plies", plies, 1)
     min_games = check_int("min_games", min_games, 1)
     mirror = check_bool("mirror", mirror)
@@ -1002,7 +483,7 @@ def build(
     except OSError as exc:  # the folder became read-only, is full, ...
         raise BookError(f"cannot write the book {name!r}: {exc.strerror or exc}") from exc
     try:
-        positions, entries = _write(
+        positions, entries = write_book(
             replacing.temporary, target, counts, texts, min_games, plies, mirror, read
         )
     except BaseException:
@@ -1077,7 +558,7 @@ def _count_game(
             seen.add((key, played))
             text = texts.get(key)
             if text is None:
-                texts[key] = _position_text(where)
+                texts[key] = position_text(where)
             cell = counts.setdefault(key, {}).setdefault(played, [0, 0, 0, 0])
             cell[0] += 1
             if scores is not None:
@@ -1085,64 +566,3 @@ def _count_game(
         position.push(move)
         n += 1
     return n, None
-
-
-def _write(
-    temp: str,
-    target: str,
-    counts: dict[int, dict[Move, list[int]]],
-    texts: dict[int, str],
-    min_games: int,
-    plies: int,
-    mirror: bool,
-    games: int,
-) -> tuple[int, int]:
-    try:
-        return _write_rows(temp, counts, texts, min_games, plies, mirror, games)
-    except sqlite3.Error as exc:  # a full disk, a file system that refuses SQLite's locks...
-        raise BookError(f"cannot write the book {target!r}: {exc}") from None
-
-
-def _write_rows(
-    temp: str,
-    counts: dict[int, dict[Move, list[int]]],
-    texts: dict[int, str],
-    min_games: int,
-    plies: int,
-    mirror: bool,
-    games: int,
-) -> tuple[int, int]:
-    db = sqlite3.connect("file:" + _uri_path(temp) + "?mode=rw", uri=True)
-    try:
-        db.execute("PRAGMA journal_mode = OFF")  # a temporary file: discarded on failure
-        db.execute("PRAGMA synchronous = OFF")
-        db.executescript(_SCHEMA)
-        meta = {
-            "format": FORMAT_NAME,
-            "version": str(FORMAT_VERSION),
-            "key": KEY_NAME,
-            "plies": str(plies),
-            "min_games": str(min_games),
-            "mirror": "1" if mirror else "0",
-            "games": str(games),
-            "created_by": f"xiangqi {__version__}",
-        }
-        db.executemany("INSERT INTO book VALUES (?, ?)", sorted(meta.items()))
-        positions = entries = 0
-        position_rows = []
-        move_rows = []
-        for key in sorted(counts, key=_signed):
-            kept = [(m, c) for m, c in counts[key].items() if c[0] >= min_games]
-            if not kept:
-                continue
-            positions += 1
-            position_rows.append((positions, _signed(key), texts[key]))
-            for move, (weight, wins, draws, losses) in sorted(kept, key=lambda mc: str(mc[0])):
-                entries += 1
-                move_rows.append((entries, positions, str(move), weight, wins, draws, losses))
-        db.executemany("INSERT INTO positions VALUES (?, ?, ?)", position_rows)
-        db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)", move_rows)
-        db.commit()
-    finally:
-        db.close()
-    return positions, entries
