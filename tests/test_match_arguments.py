@@ -7,6 +7,7 @@ that far, the error would be the engine's, not the argument's.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -46,7 +47,9 @@ def test_numpy_ints_are_stored_as_plain_ints(tmp_path: Path) -> None:
     assert data["settings"]["openings"]["seed"] == 3
     assert data["settings"]["openings"]["plies"] == 2
     assert data["settings"]["time_margin"] == 1.0
-    assert SPRT(elo0=np.int64(0), elo1=np.int64(5)).elo1 == 5.0
+    sprt = SPRT(elo0=np.int64(0), elo1=np.int64(5))
+    assert type(sprt.elo0) is float and type(sprt.elo1) is float
+    assert json.loads(json.dumps(dataclasses.asdict(sprt)))["elo1"] == 5.0
 
 
 def test_a_results_file_is_replaced_only_by_a_complete_one(

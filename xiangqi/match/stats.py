@@ -235,7 +235,8 @@ class SPRT:
 
     def __post_init__(self) -> None:
         for name in ("elo0", "elo1", "alpha", "beta"):
-            check_real(f"SPRT {name}", getattr(self, name))
+            # kept as the plain float checked (a NumPy int would not go into the results)
+            object.__setattr__(self, name, check_real(f"SPRT {name}", getattr(self, name)))
         if not self.elo0 < self.elo1:
             raise XiangqiError(f"SPRT needs elo0 < elo1, got {self.elo0!r} and {self.elo1!r}")
         for name in ("alpha", "beta"):
