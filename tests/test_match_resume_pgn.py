@@ -117,7 +117,9 @@ def test_a_new_pgn_gets_the_kept_rounds_games(run: Path) -> None:
     assert [g.to_pgn() for g in games[:2]] == kept
 
 
-@pytest.mark.parametrize("damage", ["missing", "garbage", "round twice", "round lacking"])
+@pytest.mark.parametrize(
+    "damage", ["missing", "garbage", "round twice", "round lacking", "not UTF-8"]
+)
 def test_an_old_pgn_that_cannot_give_the_kept_games_is_refused(
     run: Path, capsys: pytest.CaptureFixture[str], damage: str
 ) -> None:
@@ -129,6 +131,8 @@ def test_an_old_pgn_that_cannot_give_the_kept_games_is_refused(
         pgn.unlink()
     elif damage == "garbage":
         pgn.write_text("no game here, just words\n", encoding="utf-8")
+    elif damage == "not UTF-8":
+        pgn.write_bytes(text.encode("utf-8").replace(b"xiangqi match", b"xiangqi m\xe4tch"))
     elif damage == "round twice":
         pgn.write_text(text + "\n" + games[0], encoding="utf-8")
     else:

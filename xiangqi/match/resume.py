@@ -86,7 +86,7 @@ def read_results(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> R
     if not isinstance(path, (str, bytes, os.PathLike)):
         raise TypeError(f"resume must be a results file's path, got {type(path).__name__}")
     name = os.fsdecode(os.fspath(path))
-    text = _text(read_input(path, "results file"), name, "results file")
+    text = _text(read_input(path, "results file"), f"the results file {name!r}")
     decoder = _Positions()
     try:
         data = decoder.decode(text)
@@ -189,14 +189,14 @@ def check_records(
     return checked
 
 
-def _text(raw: bytes, name: str, what: str) -> str:
-    """raw decoded as UTF-8 (a BOM allowed); XiangqiError naming the file when it is not."""
+def _text(raw: bytes, shown: str) -> str:
+    """raw decoded as UTF-8 (a BOM allowed); XiangqiError naming the file (shown) when it
+    is not."""
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise XiangqiError(
-            f"the {what} {name!r} is not UTF-8 (byte {exc.start}: "
-            f"{raw[exc.start : exc.start + 4]!r})"
+            f"{shown} is not UTF-8 (byte {exc.start}: {raw[exc.start : exc.start + 4]!r})"
         ) from None
 
 
@@ -226,7 +226,7 @@ def kept_games(
             + ("; its kept rounds' games cannot be copied" if finished else "")
             + ("" if explicit or finished else "; give --pgn (pgn_file) to write a new one")
         )
-    text = _text(read_input(pgn, "PGN file"), pgn, "PGN file")
+    text = _text(read_input(pgn, "PGN file"), shown)
     games = list(read_games(text))
     if not games and text.strip():
         raise XiangqiError(f"{shown} holds no game: not a PGN file of this match")
