@@ -11,7 +11,7 @@ ranks 0..9 from Red's side), and moves are written in ICCS ("h2e2").
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .batch import generate_legal, legal_moves_batch, perft
 from .errors import (
@@ -38,10 +38,8 @@ from .squares import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from .pgn import Game
-    from .puzzles import MateAnswer
+    from .puzzles import find_mates as find_mates
 
 #: The version of the library (PEP 440).
 __version__ = "0.1.0"
@@ -55,21 +53,14 @@ def open_games(source: object, *, format: str | None = None) -> Iterator[Game]:
     return _open_games(source, format=format)  # type: ignore[arg-type]
 
 
-def find_mates(
-    positions: Iterable[Position | str],
-    max_plies: int,
-    *,
-    checks_only: bool = False,
-    node_limit: int | None = None,
-    threads: int | None = None,
-) -> list[MateAnswer]:
-    """Position.find_mate over many positions on a pool of threads that search without the
-    GIL: see xiangqi.puzzles.find_mates (imported on first use)."""
-    from .puzzles import find_mates as _find_mates
+def __getattr__(name: str) -> Any:
+    """find_mates, xiangqi.puzzles.find_mates itself, imported on first use (so that
+    ``import xiangqi`` loads no puzzle code and the signature is written once)."""
+    if name == "find_mates":
+        from .puzzles import find_mates
 
-    return _find_mates(
-        positions, max_plies, checks_only=checks_only, node_limit=node_limit, threads=threads
-    )
+        return find_mates
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
