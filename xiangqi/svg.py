@@ -189,28 +189,28 @@ def _coordinates(flipped: bool, colors: Mapping[str, str]) -> list[str]:
 
 def _fills(fill: Mapping[int, str], flipped: bool) -> list[str]:
     """A colored square behind each filled point."""
-    half = CELL // 2 - 2
     parts = ['<g class="fill" fill-opacity="0.5">']
     for square, color in sorted(fill.items()):
-        x, y = _point(square, flipped)
-        parts.append(
-            f'<rect x="{x - half}" y="{y - half}" width="{2 * half}" height="{2 * half}" '
-            f"fill={_attr(color)}><title>{SQUARE_NAMES[square]}</title></rect>"
-        )
+        parts.append(_square_rect(square, flipped, f"fill={_attr(color)}"))
     parts.append("</g>")
     return parts
 
 
+def _square_rect(square: int, flipped: bool, attributes: str) -> str:
+    """A square a little smaller than a cell centred on a point, titled with its name."""
+    x, y = _point(square, flipped)
+    half = CELL // 2 - 2
+    return (
+        f'<rect x="{x - half}" y="{y - half}" width="{2 * half}" height="{2 * half}" '
+        f"{attributes}><title>{SQUARE_NAMES[square]}</title></rect>"
+    )
+
+
 def _lastmove(move: Move, flipped: bool, colors: Mapping[str, str]) -> list[str]:
     """The last move's two points, highlighted under the pieces."""
-    half = CELL // 2 - 2
     marks = [f'<g class="lastmove" fill={_attr(colors["lastmove"])} fill-opacity="0.45">']
     for square in (move.from_square, move.to_square):
-        x, y = _point(square, flipped)
-        marks.append(
-            f'<rect x="{x - half}" y="{y - half}" width="{2 * half}" height="{2 * half}" rx="6">'
-            f"<title>{SQUARE_NAMES[square]}</title></rect>"
-        )
+        marks.append(_square_rect(square, flipped, 'rx="6"'))
     marks.append("</g>")
     return marks
 
