@@ -53,7 +53,8 @@ def _uses(
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             source = _resolve(node, importer, is_package)
-            if source != "xiangqi" and not source.startswith("xiangqi."):
+            root = importer.split(".")[0]
+            if source != root and not source.startswith(root + "."):
                 continue
             for alias in node.names:
                 full = f"{source}.{alias.name}"

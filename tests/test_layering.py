@@ -9,11 +9,15 @@ and at run time (a fresh interpreter importing xiangqi loads none of them).
 from __future__ import annotations
 
 import ast
+import importlib.util
 import os
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
+
+import pytest
 
 import xiangqi
 
@@ -219,3 +223,124 @@ def test_no_module_is_too_long_to_hold_one_idea() -> None:
     assert len(python) > 40 and len(core) > 15
     assert {str(p): n for p, n in python.items() if n > 1000} == {}
     assert {str(p): n for p, n in core.items() if n >= 900} == {}
+
+
+# -- underscore names crossing a module boundary ------------------------------------------------
+
+#: The underscore names one module of the package still takes from another, and why each
+#: stays (scripts/underscore_imports.py lists them). A new one fails the test below: put the
+#: shared internal in the package's internal module (as pgn/_base.py) without the underscore,
+#: or make it public within the package, instead of adding it here.
+ALLOWED_UNDERSCORE_IMPORTS: dict[tuple[str, str], tuple[set[str], str]] = {
+    ("xiangqi.batch", "xiangqi.position"): (
+        {"_core"},
+        "batch is a boundary call of the core; it should import _core itself (left for later)",
+    ),
+    ("xiangqi.book", "xiangqi.batch"): (
+        {"_elephanteye_locks", "_legal_flags"},
+        "the book's legality scan uses batch's core calls; book.py is another change's (later)",
+    ),
+    ("xiangqi.move", "xiangqi.squares"): (
+        {"_SQUARE_OF_NAME"},
+        "Move.from_iccs reads square names with squares' own table (squares.py not in this change)",
+    ),
+    ("xiangqi.position", "xiangqi.pieces"): (
+        {"_PIECES"},
+        "Position builds Pieces from core codes with pieces' table (pieces.py not in this change)",
+    ),
+    ("xiangqi.position", "xiangqi.squares"): (
+        {"_square_set"},
+        "Position wraps the core's masks as SquareSets (squares.py not in this change)",
+    ),
+    ("xiangqi.match.adjudication", "xiangqi.match._text"): (
+        {"_DIGITS", "_INT", "_words"},
+        "match's shared text readers (match/_text.py): another change's files, left for later",
+    ),
+    ("xiangqi.match.distributed", "xiangqi.match.runner"): (
+        {"_Runner", "_close"},
+        "the Ray driver runs the local runner's games; match/* is another change's (later)",
+    ),
+    ("xiangqi.match.plan", "xiangqi._checks"): (
+        {"_show"},
+        "match's argument messages quote values as _checks does; another change's (later)",
+    ),
+    ("xiangqi.match.plan", "xiangqi.match.runner"): (
+        {"_run"},
+        "the plan runs the runner's loop; match/* is another change's (later)",
+    ),
+    ("xiangqi.match.plan", "xiangqi.match.spec"): (
+        {"_with_each"},
+        "the plan expands engine specs as spec does; match/* is another change's (later)",
+    ),
+    ("xiangqi.match.resume", "xiangqi._checks"): (
+        {"_show"},
+        "as match.plan's _show; another change's (later)",
+    ),
+    ("xiangqi.match.runner", "xiangqi.match.adjudication"): (
+        {"_SIDE_NAME", "_by_score", "_loss_for", "_ruling", "_score_comment", "_score_cp"},
+        "the runner applies adjudication's rulings; match/* is another change's (later)",
+    ),
+    ("xiangqi.match.spec", "xiangqi._checks"): (
+        {"_show"},
+        "as match.plan's _show; another change's (later)",
+    ),
+    ("xiangqi.match.spec", "xiangqi.match._text"): (
+        {"_number", "_words"},
+        "match's shared text readers (match/_text.py); another change's (later)",
+    ),
+    ("xiangqi.match.timecontrol", "xiangqi.match._text"): (
+        {"_CLOCK", "_count", "_number"},
+        "match's shared text readers (match/_text.py); another change's (later)",
+    ),
+}
+
+
+def _underscore_imports() -> types.ModuleType:
+    script = Path(__file__).resolve().parent.parent / "scripts" / "underscore_imports.py"
+    if not script.is_file():
+        pytest.skip("scripts/underscore_imports.py is not shipped with the tests here")
+    spec = importlib.util.spec_from_file_location("underscore_imports", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_underscore_finder_sees_each_form(tmp_path: Path) -> None:
+    # A hand-made package: each way of taking another module's underscore name is found; an
+    # internal module's plain names, a module's own names and dunders are not.
+    finder = _underscore_imports()
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("from .a import __version__, public\n")
+    (package / "a.py").write_text("_x = 1\npublic = 2\n__version__ = '1'\n")
+    (package / "_base.py").write_text("shared = 1\n_hidden = 2\n")
+    (package / "b.py").write_text(
+        "from .a import _x, public\nfrom ._base import shared\nfrom . import a\n"
+        "def f():\n    from ._base import _hidden\n    return a._y + a.public\n"
+    )
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "sub" / "c.py").write_text("import pkg.a as alias\nfrom ..a import _z\nalias._w\n")
+    assert finder.crossings(package) == {
+        ("pkg.b", "pkg._base"): ["_hidden"],
+        ("pkg.b", "pkg.a"): ["_x", "_y"],
+        ("pkg.sub.c", "pkg.a"): ["_w", "_z"],
+    }
+
+
+def test_no_new_underscore_name_crosses_a_module_boundary() -> None:
+    # issue "one floor under the wings", item 4: modules share internals through an internal
+    # module or a name public within the package, not by reaching for another's _name.
+    found = _underscore_imports().crossings(PACKAGE)
+    assert len(found) >= 1  # the allowlist's entries are real: the finder sees them
+    new = {
+        key: sorted(set(names) - ALLOWED_UNDERSCORE_IMPORTS.get(key, (set(), ""))[0])
+        for key, names in found.items()
+    }
+    assert {key: names for key, names in new.items() if names} == {}
+    gone = {
+        key: sorted(allowed - set(found.get(key, [])))
+        for key, (allowed, _) in ALLOWED_UNDERSCORE_IMPORTS.items()
+    }
+    # A name no longer taken leaves the allowlist, so it cannot come back unnoticed.
+    assert {key: names for key, names in gone.items() if names} == {}
