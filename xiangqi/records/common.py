@@ -15,11 +15,9 @@ from ..errors import IllegalMoveError, XiangqiError
 from ..fen import parse_fen
 from ..move import Move
 from ..pgn import ChildNode, Game, GameNode, PgnSyntaxError
+from ..pgn._base import MAX_ERRORS  # one bound for every reader, PGN's included
 from ..pieces import Piece
 from ..position import Position
-
-#: At most this many errors are kept per game; one more says how many were dropped.
-MAX_ERRORS = 100
 
 Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", IO[bytes]]
 
