@@ -44,9 +44,21 @@ for module in (xiangqi, search):
 assert search.__file__.endswith(".so"), search.__file__
 assert search.perft(xiangqi.START_FEN, 3) == 79666   # published (Chess Programming Wiki)
 assert search.perft(xiangqi.START_FEN, 4) == 3290240
+# A mate in one (Rb0-b9, from the library's docs front page): the search finds it.
+searcher = search.Searcher()
+searcher.set_position(xiangqi.Position("3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"))
+assert searcher.search(3, 0.0) == (1, 82), "the mate in one b0b9 was not found"
 print("example engine imports from", search.__file__)
 PY
 [ -x "$bin/xiangqi-example-engine" ] || { echo "no console script xiangqi-example-engine" >&2; exit 1; }
+# The console script speaks UCI in Fairy-Stockfish's dialect (ranks 1..10).
+# (The input stays open 3 s: end of input stops a search, as quit does.)
+reply=$({ printf 'uci\nisready\nposition fen 3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1\n';
+          printf 'go depth 3\nisready\n'; sleep 3; printf 'quit\n'; } \
+    | timeout 60 "$bin/xiangqi-example-engine")
+for line in "uciok" "readyok" "bestmove b1b10"; do
+    grep -qx "$line" <<<"$reply" || { echo "no '$line' from the engine: $reply" >&2; exit 1; }
+done
 
 echo "== example engine: a 2-game match against Fairy-Stockfish at depth 3"
 timeout 600 "$bin/xiangqi" match \
