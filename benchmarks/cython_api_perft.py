@@ -1,7 +1,7 @@
 """perft through the public Cython API (the example engine's extension) beside the library's
 own bulk perft, and the example engine's search speed beside Fairy-Stockfish's.
 
-    python benchmarks/cython_api_perft.py [--rounds 5] [--fairy /usr/games/fairy-stockfish]
+    python benchmarks/cython_api_perft.py [--rounds 5] [--seconds 2] [--fairy PATH]
 
 Needs the example engine installed (pip install --no-build-isolation ./examples/engine) or
 built in place in examples/engine (python setup.py build_ext --inplace there).
@@ -13,8 +13,8 @@ timed in turn, interleaved over --rounds rounds; each side's best time is kept a
 ratio library time / API time printed (1.0: the API costs nothing; the goal is >= 0.9).
 Both counts are checked against the published ones first.
 
-(c) The example engine's nodes per second (Searcher.search to a fixed depth, single
-thread) beside Fairy-Stockfish's ("go depth N" with Threads 1, the nps of its last info
+(c) The example engine's nodes per second (Searcher.search for --seconds, one thread)
+beside Fairy-Stockfish's ("go movetime" as long with Threads 1, the nps of its last info
 line) on the same positions. Reported, not a goal: the two search different trees.
 """
 
@@ -89,11 +89,11 @@ def perft_ratios(rounds: int) -> None:
     print(f"geometric mean ratio (library time / API time): {product ** (1 / len(CASES)):.2f}")
 
 
-def fairy_nps(fairy: str, fen: str, depth: int) -> tuple[int, int]:
-    """(nodes, nps) of Fairy-Stockfish's go depth on fen, one thread."""
+def fairy_nps(fairy: str, fen: str, seconds: float) -> tuple[int, int]:
+    """(nodes, nps) of Fairy-Stockfish's go movetime on fen, one thread."""
     script = (
         "uci\nsetoption name UCI_Variant value xiangqi\nsetoption name Threads value 1\n"
-        f"isready\nposition fen {fen}\ngo depth {depth}\n"
+        f"isready\nposition fen {fen}\ngo movetime {round(seconds * 1000)}\n"
     )
     proc = subprocess.Popen(
         [fairy], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
@@ -115,10 +115,10 @@ def fairy_nps(fairy: str, fen: str, depth: int) -> tuple[int, int]:
     return nodes, nps
 
 
-def search_nps(fairy: str, depth: int, fairy_depth: int) -> None:
+def search_nps(fairy: str, seconds: float) -> None:
     print()
-    print(f"(c) search speed, one thread: the example engine (depth {depth}) beside")
-    print(f"    Fairy-Stockfish (depth {fairy_depth}), nodes per second")
+    print(f"(c) search speed, one thread, {seconds} s per position: the example engine")
+    print("    beside Fairy-Stockfish, nodes per second")
     print(
         f"{'position':34} {'example nodes':>13} {'example kn/s':>12} "
         f"{'FSF nodes':>10} {'FSF kn/s':>9}"
@@ -127,9 +127,9 @@ def search_nps(fairy: str, depth: int, fairy_depth: int) -> None:
         searcher = example.Searcher()
         searcher.set_position(xiangqi.Position(fen))
         t = time.perf_counter()
-        searcher.search(depth, 0.0)
+        searcher.search(64, seconds)
         elapsed = time.perf_counter() - t
-        nodes, nps = fairy_nps(fairy, fen, fairy_depth) if fairy else (0, 0)
+        nodes, nps = fairy_nps(fairy, fen, seconds) if fairy else (0, 0)
         print(
             f"{name:34} {searcher.nodes:>13} {searcher.nodes / elapsed / 1e3:>12.0f} "
             f"{nodes:>10} {nps / 1e3:>9.0f}"
@@ -139,14 +139,13 @@ def search_nps(fairy: str, depth: int, fairy_depth: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--depth", type=int, default=6, help="example engine's search depth")
-    parser.add_argument("--fairy-depth", type=int, default=12)
+    parser.add_argument("--seconds", type=float, default=2.0, help="search time per position")
     parser.add_argument("--fairy", default="/usr/games/fairy-stockfish", help="'' to skip")
     args = parser.parse_args()
     print(f"xiangqi {xiangqi.__version__} from {os.path.dirname(xiangqi.__file__)}")
     print(f"example engine from {os.path.dirname(example.__file__)}")
     perft_ratios(args.rounds)
-    search_nps(args.fairy, args.depth, args.fairy_depth)
+    search_nps(args.fairy, args.seconds)
 
 
 if __name__ == "__main__":
