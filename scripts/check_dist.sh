@@ -41,7 +41,9 @@ for f in LICENSE NOTICE README.md pyproject.toml setup.py MANIFEST.in \
     xiangqi/_core.pyx xiangqi/_core.pxd xiangqi/_rl.pxi xiangqi/_core.pyi xiangqi/py.typed \
     xiangqi/core/tables.pxd tests/conftest.py tests/data/perft.txt examples/uva10196.py \
     benchmarks/callgrind_counts.sh scripts/run_installed_tests.py \
-    docs/conf.py docs/index.md docs/performance.md examples/openings.pgn; do
+    docs/conf.py docs/index.md docs/performance.md examples/openings.pgn \
+    examples/engine/pyproject.toml examples/engine/xiangqi_example_engine/_search.pyx \
+    xiangqi/core/api.pxd tests/data/cython_api/xq_api_probe.pyx; do
     grep -qx "$f" "$work/sdist.txt" || { echo "sdist lacks $f" >&2; exit 1; }
 done
 if grep -E '\.(c|so|pyd|html)$' "$work/sdist.txt"; then

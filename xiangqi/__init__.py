@@ -44,6 +44,21 @@ if TYPE_CHECKING:
 #: The version of the library (PEP 440).
 __version__ = "0.1.0"
 
+#: The version of the Cython API (``xiangqi/core/api.pxd``'s ``API_VERSION``) this
+#: installation ships; an engine built against it can compare the two when imported.
+CYTHON_API_VERSION = 1
+
+
+def get_include() -> str:
+    """The folder to give Cython (``include_path``) and the C compiler (``include_dirs``) so
+    that ``from xiangqi.core.api cimport ...`` finds this installation's headers, as
+    ``numpy.get_include()`` does for NumPy's: the folder that holds the ``xiangqi`` package.
+    See https://xiangqi-rules.readthedocs.io/en/latest/cython-api.html.
+    """
+    import os
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 
 def open_games(source: object, *, format: str | None = None) -> Iterator[Game]:
     """The games of a game-record file (PGN in any encoding, XQF, ...), its format recognised
@@ -85,8 +100,10 @@ __all__ = [
     "SearchLimitReached",
     "XiangqiError",
     "__version__",
+    "CYTHON_API_VERSION",
     "find_mates",
     "generate_legal",
+    "get_include",
     "legal_moves_batch",
     "open_games",
     "parse_square",
