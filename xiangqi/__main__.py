@@ -27,34 +27,13 @@ from .position import Position
 
 if TYPE_CHECKING:
     from .engine import PovScore
+    from .match import MatchSettings
     from .move import Move
 
-#: The match options --resume reads from the results file instead (given, whatever the
-#: value, 0 included: refused). --concurrency may change (the games at once from then on),
-#: and --ray (where the rounds run), --pgn and --results (the outputs).
-_MATCH_SETTINGS = (
-    "engine",
-    "each",
-    "games",
-    "rounds",
-    "tc",
-    "openings",
-    "opening_format",
-    "opening_plies",
-    "opening_order",
-    "sprt",
-    "seed",
-    "book",
-    "book_plies",
-    "ray_retries",
-    "ray_resource",
-    "max_plies",
-    "draw",
-    "resign",
-    "rules",
-    "time_margin",
-    "event",
-)
+#: The match settings --resume may change (the rest it reads from the results file: given,
+#: whatever the value, 0 included, they are refused): --concurrency (the games at once from
+#: then on) and --ray (where the rounds run); --pgn and --results are the outputs.
+_RESUME_MAY_CHANGE = ("concurrency", "ray")
 
 #: Deepest perft the command line runs. perft(8) from the start is about 5 * 10**12
 #: leaves, a day of counting; a larger depth is a typo, not a job.
@@ -189,6 +168,27 @@ def _restore_handlers(replaced: dict[int, Any]) -> None:
             signal.signal(number, handler)
 
 
+def _match_setting_names() -> set[str]:
+    import dataclasses
+
+    from .match import MatchSettings
+
+    return {field.name for field in dataclasses.fields(MatchSettings)}
+
+
+def _match_settings(args: argparse.Namespace) -> MatchSettings:
+    """The MatchSettings of the match options given (the others keep their defaults)."""
+    from .match import MatchSettings
+
+    given = {k: getattr(args, k) for k in _match_setting_names() if hasattr(args, k)}
+    given = {k: v for k, v in given.items() if v is not None}
+    if "each" in given:  # one --each a group of settings
+        given["each"] = " ".join(given["each"])
+    if given.get("max_plies") == 0:  # --max-plies 0: no cap
+        given["max_plies"] = None
+    return MatchSettings(**given)
+
+
 def _match(args: argparse.Namespace) -> int:
     """The match, or the resumed one, as run_match / resume_match play it (every setting and
     output checked before any engine starts; see xiangqi.match.output); printed here."""
@@ -210,31 +210,7 @@ def _match(args: argparse.Namespace) -> int:
                 names=names,
             )
         else:
-            plan = prepare_match(
-                args.engine,
-                args.games,
-                rounds=args.rounds,
-                each=" ".join(args.each or ()),
-                tc=args.tc,
-                openings=args.openings,
-                opening_plies=args.opening_plies,
-                opening_format=args.opening_format,
-                opening_order=args.opening_order or "sequential",
-                seed=args.seed,
-                book=args.book,
-                book_plies=args.book_plies,
-                concurrency=args.concurrency or 1,
-                ray=args.ray,
-                ray_retries=3 if args.ray_retries is None else args.ray_retries,
-                ray_resource=args.ray_resource,
-                max_plies=300 if args.max_plies is None else args.max_plies or None,
-                draw=args.draw,
-                resign=args.resign,
-                rules=args.rules or "asian",
-                time_margin=0.1 if args.time_margin is None else args.time_margin,
-                sprt=args.sprt,
-                event="xiangqi match" if args.event is None else args.event,
-            )
+            plan = prepare_match(settings=_match_settings(args))
             result = run_to_files(
                 plan, args.pgn, args.results, progress=sys.stderr, keep_games=False, names=names
             )
@@ -456,6 +432,99 @@ def _mate_plies(text: str) -> int:
     return value
 
 
+def _match_options(match: argparse.ArgumentParser) -> None:
+    """The match options: one a MatchSettings field (the same name), its default from it,
+    and --pgn, --results and --resume."""
+    from .match import DEFAULT_BOOK_PLIES, DEFAULT_TC, MatchSettings
+    from .match.settings import OPENING_ORDERS
+
+    default = MatchSettings.default
+    match.add_argument(
+        "--engine",
+        dest="engines",
+        metavar="ENGINE",
+        action="append",
+        help="engine settings, twice: \"name=N cmd=PATH 'option.Skill Level=0' tc=10+0.1\" "
+        '(or a command line, "ucci:" for UCCI)',
+    )
+    match.add_argument("--each", action="append", help="settings for both engines")
+    count = match.add_mutually_exclusive_group()
+    count.add_argument("--games", type=_positive, help="games to play (default: one round)")
+    count.add_argument("--rounds", type=_positive, help="game pairs, colours reversed")
+    match.add_argument(
+        "--tc", help=f"40/60+0.6, 10+0.1, st=S, depth=N, nodes=N (default {DEFAULT_TC})"
+    )
+    match.add_argument("--openings", help="openings: PGN (main lines) or FEN/EPD list")
+    match.add_argument("--opening-format", choices=("pgn", "epd"), help="default: guessed")
+    match.add_argument("--opening-plies", type=_count, help="use the first N plies of a PGN")
+    match.add_argument(
+        "--opening-order",
+        choices=OPENING_ORDERS,
+        help=f"default: {default('opening_order')}",
+    )
+    match.add_argument("--seed", type=_count, help="seed of the random opening order or book")
+    match.add_argument(
+        "--book",
+        help="opening book (ElephantEye .dat or xiangqi book build's SQLite): each round plays"
+        " its first --book-plies plies from it, weighted, seeded with --seed",
+    )
+    match.add_argument(
+        "--book-plies", type=_count, help=f"plies played from --book (default {DEFAULT_BOOK_PLIES})"
+    )
+    match.add_argument(
+        "--concurrency",
+        type=_positive,
+        help=f"games at once on this machine ({default('concurrency')}; with --resume: "
+        "from then on)",
+    )
+    match.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the rounds on a Ray cluster: auto (this machine's cluster), local (a Ray "
+        "of the match's own) or the head's address (see "
+        "https://xiangqi-rules.readthedocs.io/en/latest/distributed.html)",
+    )
+    match.add_argument(
+        "--ray-retries",
+        type=_count,
+        help="times a round whose Ray worker or node was lost is played again "
+        f"({default('ray_retries')})",
+    )
+    match.add_argument(
+        "--ray-resource",
+        metavar="NAME",
+        help="each round takes one unit of this custom Ray resource instead of a CPU",
+    )
+    match.add_argument(
+        "--max-plies",
+        type=_count,
+        help=f"draw after this many plies ({default('max_plies')}; 0: none)",
+    )
+    match.add_argument("--draw", help='draw adjudication: "movenumber=N movecount=N score=CP"')
+    match.add_argument("--resign", help='resign adjudication: "movecount=N score=CP"')
+    match.add_argument(
+        "--rules",
+        choices=("asian", "chinese"),
+        help="the rule set the library's rulings adjudicate by "
+        f"({default('rules')}; see xiangqi.Rules)",
+    )
+    match.add_argument(
+        "--time-margin", type=_seconds, help=f"seconds over the clock ({default('time_margin')})"
+    )
+    match.add_argument("--sprt", help='"elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic]"')
+    match.add_argument(
+        "--pgn", help="write the games to this PGN file (replaced once the match has a result)"
+    )
+    match.add_argument("--results", help="write the results to this JSON file (replaced likewise)")
+    match.add_argument("--event", help=f'the PGN Event tag ("{default("event")}")')
+    match.add_argument(
+        "--resume",
+        metavar="RESULTS",
+        help="continue the interrupted match whose results file this is (its settings, "
+        "openings and finished rounds; the results are written back to it)",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     parser = argparse.ArgumentParser(prog="xiangqi", description="Xiangqi rules tools.")
@@ -476,73 +545,8 @@ def main(argv: list[str] | None = None) -> int:
         "--notation", choices=("iccs", "wxf", "chinese"), default="iccs", help="move text"
     )
     match = sub.add_parser("match", help="play engine-vs-engine games (see xiangqi.match)")
-    match.add_argument(
-        "--engine",
-        action="append",
-        help="engine settings, twice: \"name=N cmd=PATH 'option.Skill Level=0' tc=10+0.1\" "
-        '(or a command line, "ucci:" for UCCI)',
-    )
-    match.add_argument("--each", action="append", help="settings for both engines")
-    count = match.add_mutually_exclusive_group()
-    count.add_argument("--games", type=_positive, help="games to play (default 2)")
-    count.add_argument("--rounds", type=_positive, help="game pairs, colours reversed")
-    match.add_argument("--tc", help="40/60+0.6, 10+0.1, st=S, depth=N, nodes=N (default depth=6)")
-    match.add_argument("--openings", help="openings: PGN (main lines) or FEN/EPD list")
-    match.add_argument("--opening-format", choices=("pgn", "epd"), help="default: guessed")
-    match.add_argument("--opening-plies", type=_count, help="use the first N plies of a PGN")
-    match.add_argument(
-        "--opening-order", choices=("sequential", "random"), help="default: sequential"
-    )
-    match.add_argument("--seed", type=_count, help="seed of the random opening order or book")
-    match.add_argument(
-        "--book",
-        help="opening book (ElephantEye .dat or xiangqi book build's SQLite): each round plays"
-        " its first --book-plies plies from it, weighted, seeded with --seed",
-    )
-    match.add_argument("--book-plies", type=_count, help="plies played from --book (default 8)")
-    match.add_argument(
-        "--concurrency",
-        type=_positive,
-        help="games at once on this machine (1; with --resume: from then on)",
-    )
-    match.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="play the rounds on a Ray cluster: auto (this machine's cluster), local (a Ray "
-        "of the match's own) or the head's address (see "
-        "https://xiangqi-rules.readthedocs.io/en/latest/distributed.html)",
-    )
-    match.add_argument(
-        "--ray-retries",
-        type=_count,
-        help="times a round whose Ray worker or node was lost is played again (3)",
-    )
-    match.add_argument(
-        "--ray-resource",
-        metavar="NAME",
-        help="each round takes one unit of this custom Ray resource instead of a CPU",
-    )
-    match.add_argument("--max-plies", type=_count, help="draw after this many plies (300; 0: none)")
-    match.add_argument("--draw", help='draw adjudication: "movenumber=N movecount=N score=CP"')
-    match.add_argument("--resign", help='resign adjudication: "movecount=N score=CP"')
-    match.add_argument(
-        "--rules",
-        choices=("asian", "chinese"),
-        help="the rule set the library's rulings adjudicate by (asian; see xiangqi.Rules)",
-    )
-    match.add_argument("--time-margin", type=_seconds, help="seconds over the clock (0.1)")
-    match.add_argument("--sprt", help='"elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=logistic]"')
-    match.add_argument(
-        "--pgn", help="write the games to this PGN file (replaced once the match has a result)"
-    )
-    match.add_argument("--results", help="write the results to this JSON file (replaced likewise)")
-    match.add_argument("--event", help='the PGN Event tag ("xiangqi match")')
-    match.add_argument(
-        "--resume",
-        metavar="RESULTS",
-        help="continue the interrupted match whose results file this is (its settings, "
-        "openings and finished rounds; the results are written back to it)",
-    )
+    if "match" in (sys.argv[1:] if argv is None else argv):  # its options import xiangqi.match
+        _match_options(match)
     convert = sub.add_parser(
         "convert",
         help="convert game records between formats",
@@ -632,11 +636,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"depth must be in 0..{MAX_CLI_DEPTH}, got {args.depth}")
     if args.command == "match" and args.resume is not None:
         given = [
-            f"--{k.replace('_', '-')}" for k in _MATCH_SETTINGS if getattr(args, k) is not None
+            action.option_strings[0]
+            for action in match._actions
+            if action.dest in _match_setting_names()
+            and action.dest not in _RESUME_MAY_CHANGE
+            and getattr(args, action.dest) is not None
         ]
         if given:
             match.error(f"--resume takes the match's settings from its results file: {given[0]}")
-    elif args.command == "match" and len(args.engine or ()) != 2:
+    elif args.command == "match" and len(args.engines or ()) != 2:
         match.error("match needs --engine exactly twice")
     errors: tuple[type[Exception], ...] = (XiangqiError, OSError)
     # perft and convert keep start-up free of asyncio and the engine client

@@ -61,6 +61,7 @@ On a Ray cluster
 Modules: :mod:`~xiangqi.match.timecontrol`, :mod:`~xiangqi.match.spec` (EngineSpec),
 :mod:`~xiangqi.match.openings`, :mod:`~xiangqi.match.adjudication`,
 :mod:`~xiangqi.match.runner` (play_game, the local runner, MatchResult),
+:mod:`~xiangqi.match.settings` (MatchSettings: every setting, its default and its check),
 :mod:`~xiangqi.match.plan` (prepare_match, MatchPlan, run_match, resume_match),
 :mod:`~xiangqi.match.output` (the output files), :mod:`~xiangqi.match.resume` (results files),
 :mod:`~xiangqi.match.distributed` (Ray) and :mod:`~xiangqi.match.stats` (SPRT, Elo). Import
@@ -81,6 +82,7 @@ from .openings import (
 )
 from .plan import MatchPlan, prepare_match, resume_match, run_match
 from .runner import DEFAULT_TIME_MARGIN, MatchResult, play_game
+from .settings import DEFAULT_RAY_RETRIES, MatchSettings
 from .spec import DEFAULT_ENGINE_TIMEOUT, EngineSpec
 from .stats import SPRT, Estimate, Tally
 from .timecontrol import DEFAULT_TC, TimeControl, make_limit, parse_tc
@@ -89,6 +91,7 @@ __all__ = [
     "DEFAULT_BOOK_PLIES",
     "DEFAULT_ENGINE_TIMEOUT",
     "DEFAULT_MAX_PLIES",
+    "DEFAULT_RAY_RETRIES",
     "DEFAULT_TC",
     "DEFAULT_TIME_MARGIN",
     "SPRT",
@@ -99,6 +102,7 @@ __all__ = [
     "GameOver",
     "MatchPlan",
     "MatchResult",
+    "MatchSettings",
     "Opening",
     "OpeningList",
     "OpeningSource",

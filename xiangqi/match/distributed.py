@@ -2,7 +2,7 @@
 
 The driver (this process) submits rounds in round order, keeps a window of them in flight
 (about twice the games the cluster can play at once), and counts each pair as its task
-returns (``ray.wait``), through the same _Runner as a local match: Elo, pentanomial counts
+returns (``ray.wait``), through the same Runner as a local match: Elo, pentanomial counts
 and the SPRT update as pairs arrive, the PGN is written in game order, the results file is a
 local match's plus, in each game record, where its pair ran (``node``, ``host``) and its
 ``attempt``, and under "ray" the rounds that were played again. Once the SPRT decides (or on
@@ -39,12 +39,19 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..engine import SimpleEngine
 from ..errors import XiangqiError
-from .runner import GameSetup, MatchResult, _close, _Runner, engine_names, open_pair, play_numbered
+from .runner import (
+    GameSetup,
+    MatchResult,
+    Runner,
+    close_engine,
+    engine_names,
+    open_pair,
+    play_numbered,
+)
 
 if TYPE_CHECKING:
     from .adjudication import GameOver
     from .openings import Opening
-    from .plan import MatchPlan
     from .spec import EngineSpec
 
 #: What to tell a user whose Python has no Ray.
@@ -88,7 +95,7 @@ def _close_kept() -> None:
     if specs_pair is not None:
         for engine in specs_pair[1]:
             if engine is not None:
-                _close(engine)
+                close_engine(engine)
 
 
 def _kill(engines: Sequence[SimpleEngine | None]) -> None:
@@ -101,7 +108,7 @@ def _kill(engines: Sequence[SimpleEngine | None]) -> None:
                 os.kill(engine.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        _close(engine)
+        close_engine(engine)
 
 
 def play_round(setup: GameSetup, games: Sequence[tuple[int, Opening]]) -> dict[str, Any]:
@@ -233,19 +240,11 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}"[:300]
 
 
-def run_on_ray(
-    plan: MatchPlan,
-    pgn_out: TextIO | None,
-    results_out: TextIO | None,
-    progress: TextIO | None,
-    keep_games: bool,
-    finished: Sequence[Mapping[str, Any]],
-    extra: Mapping[str, Any],
-    kept: Mapping[int, str] | None = None,
-) -> MatchResult:
-    """Play plan's match on the Ray cluster at plan.ray (see the module's docstring); the
-    outputs, finished and extra as for MatchPlan.run. A process already connected to Ray
-    (ray.init) plays on that connection and stays connected."""
+def run_on_ray(runner: Runner, results_out: TextIO | None, extra: Mapping[str, Any]) -> MatchResult:
+    """Play runner's match on the Ray cluster at plan.ray (see the module's docstring), as
+    run_local plays it here. A process already connected to Ray (ray.init) plays on that
+    connection and stays connected."""
+    plan = runner.plan
     ray = import_ray()
     lost = tuple(getattr(ray.exceptions, name) for name in _LOST if hasattr(ray.exceptions, name))
     connected = ray.is_initialized()
@@ -269,7 +268,6 @@ def run_on_ray(
         finally:  # ray.init's SIGTERM handler exits at once: the caller's writes the results
             for number, handler in handlers.items():
                 signal.signal(number, handler)
-    runner = _Runner(plan, pgn_out, progress, keep_games, finished, kept)
     retried: list[dict[str, Any]] = []
     nodes: dict[str, str] = {}
     pending: dict[Any, tuple[int, list[int], int]] = {}  # ref -> (round, games, attempt)
@@ -344,7 +342,7 @@ def run_on_ray(
     return result
 
 
-def _count(runner: _Runner, out: Mapping[str, Any], attempt: int, nodes: dict[str, str]) -> None:
+def _count(runner: Runner, out: Mapping[str, Any], attempt: int, nodes: dict[str, str]) -> None:
     """Count a returned round's games (together: the SPRT decides between pairs)."""
     with runner.lock:
         if not runner.named:

@@ -13,31 +13,26 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from .._checks import _show, check_bool, check_int, check_real
+from .._checks import _show, check_bool, check_int
 from .._files import PathArg
 from ..engine import Limit
 from ..errors import XiangqiError
-from ..position import Position
-from ..rules import Rules, check_rules
 from ._inputs import read_input, sha256
-from .adjudication import DEFAULT_MAX_PLIES, Adjudication
+from .adjudication import Adjudication
 from .openings import (
     DEFAULT_BOOK_PLIES,
     BookOpenings,
-    Opening,
     OpeningSource,
     opening_source,
     parse_openings,
 )
 from .output import run_to_files
 from .resume import check_records, kept_games, read_results
-from .runner import DEFAULT_TIME_MARGIN, MatchResult, _run
+from .runner import MatchResult, Runner, run_local
+from .settings import DEFAULT_RAY_RETRIES, MatchSettings
 from .spec import EngineSpec, _with_each
 from .stats import SPRT
 from .timecontrol import DEFAULT_TC, TimeControl
-
-#: How often a round whose Ray worker or node was lost is played again.
-DEFAULT_RAY_RETRIES = 3
 
 
 def _as_tc(value: Limit | TimeControl | str | None) -> TimeControl | None:
@@ -218,18 +213,12 @@ class MatchPlan:
         xiangqi.match.resume.check_records)."""
         _check_outputs(pgn_out, results_out, progress, keep_games)
         finished = check_records(finished, self)
-        kept = dict(kept or {})
+        runner = Runner(self, pgn_out, progress, keep_games, finished, kept)
         if self.ray is not None:
             from .distributed import run_on_ray
 
-            return run_on_ray(
-                self, pgn_out, results_out, progress, keep_games, finished, extra, kept
-            )
-        return _run(self, pgn_out, results_out, progress, keep_games, finished, extra, kept)
-
-
-#: The largest seed (a 64-bit word; JSON and every tool reading the results can hold it).
-MAX_SEED = 2**64 - 1
+            return run_on_ray(runner, results_out, extra)
+        return run_local(runner, results_out, extra)
 
 
 def _changed(
@@ -313,102 +302,77 @@ def _unknown(data: Mapping[str, Any], kind: type, prefix: str) -> None:
             raise XiangqiError(f"field {prefix + str(key)!r} is unknown")
 
 
+def match_settings(
+    engines: Sequence[EngineSpec | str] | None,
+    positional: Mapping[str, Any],
+    settings: MatchSettings | None,
+    options: Mapping[str, Any],
+) -> MatchSettings:
+    """The MatchSettings of prepare_match's or run_match's arguments: settings (changed by
+    the arguments given besides) or the keywords options; TypeError naming an unknown one."""
+    given = {name: value for name, value in positional.items() if value is not None}
+    if engines is not None:
+        given["engines"] = engines
+    given.update(options)
+    known = {f.name for f in dataclasses.fields(MatchSettings)}
+    for name in given:
+        if name not in known:
+            raise TypeError(f"{name!r} is no match setting (see xiangqi.match.MatchSettings)")
+    if settings is None:
+        if "engines" not in given:
+            raise TypeError("a match needs its engines (or settings=MatchSettings(...))")
+        return MatchSettings(**given)
+    if not isinstance(settings, MatchSettings):
+        raise TypeError(f"settings must be a MatchSettings, got {_kind(settings)}")
+    return dataclasses.replace(settings, **given) if given else settings
+
+
 def prepare_match(
-    engines: Sequence[EngineSpec | str],
+    engines: Sequence[EngineSpec | str] | None = None,
     games: int | None = None,
     limit: Limit | TimeControl | str | None = None,
     *,
-    rounds: int | None = None,
-    each: str = "",
-    tc: Limit | TimeControl | str | None = None,
-    openings: OpeningSource | Sequence[Position | Opening] | str | os.PathLike[str] | None = None,
-    opening_plies: int | None = None,
-    opening_format: str | None = None,
-    opening_order: str = "sequential",
-    seed: int | None = None,
-    book: str | os.PathLike[str] | None = None,
-    book_plies: int | None = None,
-    concurrency: int = 1,
-    max_plies: int | None = DEFAULT_MAX_PLIES,
-    draw: str | Mapping[str, Any] | None = None,
-    resign: str | Mapping[str, Any] | None = None,
-    rules: Rules | str = Rules.ASIAN,
-    adjudication: Adjudication | None = None,
-    time_margin: float = DEFAULT_TIME_MARGIN,
-    sprt: SPRT | str | None = None,
-    event: str = "xiangqi match",
-    ray: str | None = None,
-    ray_retries: int = DEFAULT_RAY_RETRIES,
-    ray_resource: str | None = None,
+    settings: MatchSettings | None = None,
     _expect: Mapping[str, str] | None = None,
+    **options: Any,
 ) -> MatchPlan:
-    """Check every setting of a match (see run_match) and return its plan; nothing starts.
+    """Check every setting of a match and return its plan; nothing starts.
 
-    adjudication, when given, replaces max_plies, draw, resign and rules. seed is a whole
-    number in 0..2**64-1 (stored as a plain int).
+    The settings are :class:`MatchSettings`' fields, given as keywords (as run_match takes
+    them) or as settings (the keywords given besides replace its fields). The openings
+    file or book is read (and hashed) here.
     """
     # _expect (from_settings): the sha256 the openings file or book must still have; they
     # must then be regular files (a resumed match reads them again).
-    if isinstance(engines, (str, EngineSpec)) or not isinstance(engines, Sequence):
-        count = 1 if isinstance(engines, (str, EngineSpec)) else None
-        if count is None:
-            raise TypeError(f"engines must be two EngineSpecs or texts, got {_kind(engines)}")
-        raise XiangqiError(f"a match needs exactly two engines, got {count}")
-    if len(engines) != 2:
-        raise XiangqiError(f"a match needs exactly two engines, got {len(engines)}")
-    for engine in engines:
-        if not isinstance(engine, (str, EngineSpec)):
-            raise TypeError(f"engines must be EngineSpecs or their texts, got {_kind(engine)}")
-    if not isinstance(each, str):
-        raise TypeError(f"each must be text, got {_kind(each)}")
-    if seed is not None:
-        seed = check_int("seed", seed, 0, MAX_SEED)
-    if opening_plies is not None:
-        opening_plies = check_int("opening_plies", opening_plies, 0)
-    if book_plies is not None:
-        book_plies = check_int("book_plies", book_plies, 1, 1000)
-    if adjudication is not None and not isinstance(adjudication, Adjudication):
-        raise TypeError(f"adjudication must be an Adjudication, got {_kind(adjudication)}")
+    chosen = match_settings(engines, {"games": games, "limit": limit}, settings, options)
+    each = chosen.each
     specs = [
-        EngineSpec.parse(e, each) if isinstance(e, str) else _with_each(e, each) for e in engines
+        EngineSpec.parse(e, each) if isinstance(e, str) else _with_each(e, each)
+        for e in chosen.engines
     ]
-    if games is not None and rounds is not None:
-        raise XiangqiError("give games or rounds, not both")
-    if games is not None:
-        total = check_int("games", games, 1)
-    elif rounds is not None:
-        total = 2 * check_int("rounds", rounds, 1)
-    else:
-        total = 2
-    concurrency = min(check_int("concurrency", concurrency, 1), total)
-    if limit is not None and tc is not None:
-        raise XiangqiError("give limit or tc, not both")
-    base = _as_tc(limit if limit is not None else tc)
+    total = chosen.total
+    concurrency = min(chosen.concurrency, total)
+    base = _as_tc(chosen.limit if chosen.limit is not None else chosen.tc)
     tcs = []
     for spec in specs:
         own = spec.tc if spec.tc is not None else base
         tcs.append(own if own is not None else TimeControl.parse(DEFAULT_TC))
-    time_margin = check_real("time_margin", time_margin, 0)
+    adjudication = chosen.adjudication
     if adjudication is None:
-        fields: dict[str, Any] = {"max_plies": max_plies, "rules": check_rules(rules)}
-        for text, kind in ((draw, "draw"), (resign, "resign")):
+        fields: dict[str, Any] = {"max_plies": chosen.max_plies, "rules": chosen.rules}
+        for text, kind in ((chosen.draw, "draw"), (chosen.resign, "resign")):
             if isinstance(text, str):
                 fields.update(Adjudication.parse_rule(text, kind))
             elif text is not None:
                 fields.update(text)
         adjudication = Adjudication(**fields)
-    if isinstance(sprt, str):
-        sprt = SPRT.parse(sprt)
-    if sprt is not None and not isinstance(sprt, SPRT):
-        raise TypeError(f"sprt is an SPRT or its text, got {type(sprt).__name__}")
-    if not isinstance(event, str):
-        raise TypeError(f"event is text, got {type(event).__name__}")
+    openings = chosen.openings
+    opening_plies, opening_format = chosen.opening_plies, chosen.opening_format
+    opening_order, seed = chosen.opening_order, chosen.seed
     opening_file = None
     if isinstance(openings, (str, os.PathLike)):
         if opening_order == "random" and seed is None:
             seed = random.SystemRandom().randrange(2**32)  # kept, so a resume replays it
-        if opening_format is not None and not isinstance(opening_format, str):
-            raise TypeError(f"opening_format must be text, got {_kind(opening_format)}")
         # Read once: the bytes parsed are the bytes hashed (a pipe cannot be read twice).
         raw = read_input(openings, "openings file", regular=_expect is not None)
         opening_file = {
@@ -421,30 +385,16 @@ def prepare_match(
         }
         openings = parse_openings(raw, openings, opening_plies, opening_format)
         opening_plies = opening_format = None  # applied
-    if ray is not None:
-        if not isinstance(ray, str) or not ray:
-            raise XiangqiError(f"ray is a cluster address, 'auto' or 'local', got {ray!r}")
-        if concurrency != 1:
-            raise XiangqiError(
-                "concurrency is the games at once on this machine; on Ray the cluster's CPUs "
-                "(or ray_resource) bound the games per node"
-            )
-        if importlib.util.find_spec("ray") is None:
-            from .distributed import INSTALL_HINT
+    if chosen.ray is not None and importlib.util.find_spec("ray") is None:
+        from .distributed import INSTALL_HINT
 
-            raise XiangqiError(f"--ray needs Ray, which is not installed: {INSTALL_HINT}")
-    ray_retries = check_int("ray_retries", ray_retries, 0)
-    if ray_resource is not None and (not isinstance(ray_resource, str) or not ray_resource):
-        raise XiangqiError(f"ray_resource is a resource name, got {ray_resource!r}")
+        raise XiangqiError(f"--ray needs Ray, which is not installed: {INSTALL_HINT}")
     opening_book = None
+    book = chosen.book
     if book is not None:
-        if openings is not None:
-            raise XiangqiError("give openings or a book, not both")
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)  # kept, so a resume replays it
-        if not isinstance(book, (str, os.PathLike)):
-            raise TypeError(f"book must be a file name, got {_kind(book)}")
-        plies = DEFAULT_BOOK_PLIES if book_plies is None else book_plies
+        plies = DEFAULT_BOOK_PLIES if chosen.book_plies is None else chosen.book_plies
         # A book is read again for each 64 rounds: a regular file, refused before it opens.
         digest = _changed(read_input(book, "opening book"), _expect, "opening book", book)
         from_book = BookOpenings(book, plies, seed)
@@ -455,62 +405,45 @@ def prepare_match(
             "seed": seed,
             "sha256": digest,
         }
-    elif book_plies is not None:
-        raise XiangqiError("book_plies needs a book")
     else:
         source = opening_source(openings, opening_plies, opening_format, opening_order, seed)
     return MatchPlan(
-        (specs[0], specs[1]),
-        (tcs[0], tcs[1]),
-        total,
-        source,
-        concurrency,
-        adjudication,
-        time_margin,
-        sprt,
-        event,
-        opening_file,
-        opening_book,
-        ray,
-        ray_retries,
-        ray_resource,
+        specs=(specs[0], specs[1]),
+        tcs=(tcs[0], tcs[1]),
+        total=total,
+        openings=source,
+        concurrency=concurrency,
+        adjudication=adjudication,
+        time_margin=chosen.time_margin,
+        sprt=chosen.sprt if isinstance(chosen.sprt, SPRT) else None,
+        event=chosen.event,
+        opening_file=opening_file,
+        opening_book=opening_book,
+        ray=chosen.ray,
+        ray_retries=chosen.ray_retries,
+        ray_resource=chosen.ray_resource,
     )
 
 
 def run_match(
-    engines: Sequence[EngineSpec | str],
+    engines: Sequence[EngineSpec | str] | None = None,
     games: int | None = None,
     limit: Limit | TimeControl | str | None = None,
     *,
-    rounds: int | None = None,
-    each: str = "",
-    tc: Limit | TimeControl | str | None = None,
-    openings: OpeningSource | Sequence[Position | Opening] | str | os.PathLike[str] | None = None,
-    opening_plies: int | None = None,
-    opening_format: str | None = None,
-    opening_order: str = "sequential",
-    seed: int | None = None,
-    book: str | os.PathLike[str] | None = None,
-    book_plies: int | None = None,
-    concurrency: int = 1,
-    max_plies: int | None = DEFAULT_MAX_PLIES,
-    draw: str | Mapping[str, Any] | None = None,
-    resign: str | Mapping[str, Any] | None = None,
-    rules: Rules | str = Rules.ASIAN,
-    time_margin: float = DEFAULT_TIME_MARGIN,
-    sprt: SPRT | str | None = None,
+    settings: MatchSettings | None = None,
     pgn_out: TextIO | None = None,
     results_out: TextIO | None = None,
     progress: TextIO | None = None,
-    event: str = "xiangqi match",
     keep_games: bool = True,
-    ray: str | None = None,
-    ray_retries: int = DEFAULT_RAY_RETRIES,
-    ray_resource: str | None = None,
     pgn_file: PathArg | None = None,
     results_file: PathArg | None = None,
+    **options: Any,
 ) -> MatchResult:
     """Play a match between two engines; the same settings as ``xiangqi match``.
+
+    The settings are :class:`MatchSettings`' fields, as keywords (``run_match(engines,
+    games=4, tc="10+0.1")``) or as settings (the keywords given besides replace its
+    fields):
 
     engines: two EngineSpecs or their texts (see EngineSpec.parse), each given the shared
     settings in each. games or rounds (a round is a game pair, one opening with colours
@@ -554,32 +487,7 @@ def run_match(
         raise XiangqiError("give pgn_out or pgn_file, not both")
     if results_file is not None and results_out is not None:
         raise XiangqiError("give results_out or results_file, not both")
-    plan = prepare_match(
-        engines,
-        games,
-        limit,
-        rounds=rounds,
-        each=each,
-        tc=tc,
-        openings=openings,
-        opening_plies=opening_plies,
-        opening_format=opening_format,
-        opening_order=opening_order,
-        seed=seed,
-        book=book,
-        book_plies=book_plies,
-        concurrency=concurrency,
-        max_plies=max_plies,
-        draw=draw,
-        resign=resign,
-        rules=rules,
-        time_margin=time_margin,
-        sprt=sprt,
-        event=event,
-        ray=ray,
-        ray_retries=ray_retries,
-        ray_resource=ray_resource,
-    )
+    plan = prepare_match(engines, games, limit, settings=settings, **options)
     if pgn_file is not None or results_file is not None:
         return run_to_files(plan, pgn_file, results_file, progress=progress, keep_games=keep_games)
     return plan.run(pgn_out, results_out, progress, keep_games)

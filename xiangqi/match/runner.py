@@ -1,7 +1,7 @@
 """The match runner: one game (play_game), a match on this machine (in threads), its result.
 
 xiangqi.match.plan checks the settings and starts a match here or, on a Ray cluster, through
-xiangqi.match.distributed; both count, write and report games through _Runner.
+xiangqi.match.distributed; both count, write and report games through Runner.
 """
 
 from __future__ import annotations
@@ -251,7 +251,7 @@ def play_numbered(
         faulty = pair[i]
         pair[i] = None
         if faulty is not None:
-            _close(faulty)
+            close_engine(faulty)
     return game, over
 
 
@@ -382,8 +382,11 @@ class MatchResult:
         }
 
 
-class _Runner:
-    """Shared state of a running match; workers take game numbers from it as they go."""
+class Runner:
+    """Shared state of a running match; workers take game numbers from it as they go.
+
+    Internal to xiangqi.match: the local loop (:func:`run_local`) and the Ray driver
+    (xiangqi.match.distributed) count, write and report games through it."""
 
     def __init__(
         self,
@@ -444,8 +447,16 @@ class _Runner:
     def _restore(self, record: Mapping[str, Any]) -> None:
         """Count a game of the results file being resumed (its round is complete)."""
         k = int(record["game"]) - 1
-        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[record["result"]]
-        if k % 2:
+        self._tally(k, record["result"], k % 2 == 0)
+        self.result.records.append(dict(record))
+        self.skip.add(k)
+        self.done[k] = None  # already in the PGN file: flush() passes over it
+
+    def _tally(self, k: int, result: str, first_red: bool) -> None:
+        """Count game k's points (the first engine's, from its result) and, once its
+        round's other game is in, the pair's."""
+        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+        if not first_red:
             points = 1 - points
         self.result.tally.add_game(points)
         other = self.half_pairs.pop(k // 2, None)
@@ -453,9 +464,6 @@ class _Runner:
             self.half_pairs[k // 2] = points
         else:
             self.result.tally.add_pair(other + points)
-        self.result.records.append(dict(record))
-        self.skip.add(k)
-        self.done[k] = None  # already in the PGN file: flush() passes over it
 
     def take(self) -> int | None:
         with self.lock:
@@ -505,7 +513,7 @@ class _Runner:
             try:
                 for engine in pair:
                     if engine is not None:
-                        _close(engine)
+                        close_engine(engine)
             finally:
                 with self.lock:
                     self.running -= 1
@@ -528,16 +536,8 @@ class _Runner:
             if self.stop.is_set():
                 return
             for k, game, over, first_red, more in games:
-                points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[over.result]
-                if not first_red:
-                    points = 1 - points
-                result.tally.add_game(points)
+                self._tally(k, over.result, first_red)
                 round_index = k // 2
-                other = self.half_pairs.pop(round_index, None)
-                if other is None:
-                    self.half_pairs[round_index] = points
-                else:
-                    result.tally.add_pair(other + points)
                 tags, plies = _tags_and_plies(game)
                 result.records.append(
                     {
@@ -632,7 +632,7 @@ class _Runner:
                     pass
 
 
-def _close(engine: SimpleEngine) -> None:
+def close_engine(engine: SimpleEngine) -> None:
     """Close an engine (killing it if it ignores quit); a failure to close is logged."""
     try:
         engine.close()
@@ -646,17 +646,10 @@ def _close(engine: SimpleEngine) -> None:
                 pass
 
 
-def _run(
-    plan: MatchPlan,
-    pgn_out: TextIO | None,
-    results_out: TextIO | None,
-    progress: TextIO | None,
-    keep_games: bool,
-    finished: Sequence[Mapping[str, Any]],
-    extra: Mapping[str, Any],
-    kept: Mapping[int, str],
-) -> MatchResult:
-    runner = _Runner(plan, pgn_out, progress, keep_games, finished, kept)
+def run_local(runner: Runner, results_out: TextIO | None, extra: Mapping[str, Any]) -> MatchResult:
+    """Play runner's match here, in plan.concurrency threads; the results (with extra) go
+    to results_out."""
+    plan = runner.plan
     threads = [
         threading.Thread(target=runner.worker, args=(i,), name=f"xiangqi-match-{i}", daemon=True)
         for i in range(plan.concurrency)

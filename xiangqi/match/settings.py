@@ -1,0 +1,154 @@
+"""MatchSettings: every setting of a match, its default and its check, in one place.
+
+:func:`~xiangqi.match.prepare_match` and :func:`~xiangqi.match.run_match` take these as
+keyword arguments (or one ``settings=MatchSettings(...)``), ``xiangqi match`` builds one
+from its options, and a resumed match rebuilds one from its results file. The checks here
+need no file and start nothing; prepare_match then reads the openings and makes the plan.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._checks import check_int, check_real
+from ..engine import Limit
+from ..errors import XiangqiError
+from ..position import Position
+from ..rules import Rules, check_rules
+from .adjudication import DEFAULT_MAX_PLIES, Adjudication
+from .openings import Opening, OpeningSource
+from .runner import DEFAULT_TIME_MARGIN
+from .spec import EngineSpec
+from .stats import SPRT
+from .timecontrol import TimeControl
+
+#: How often a round whose Ray worker or node was lost is played again.
+DEFAULT_RAY_RETRIES = 3
+
+#: The largest seed (a 64-bit word; JSON and every tool reading the results can hold it).
+MAX_SEED = 2**64 - 1
+
+#: The opening orders.
+OPENING_ORDERS = ("sequential", "random")
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchSettings:
+    """Every setting of a match (see :func:`~xiangqi.match.run_match` for their meaning),
+    checked when made: TypeError or a ValueError (XiangqiError) naming the setting.
+
+    Numbers come back as plain ints and floats, rules as a :class:`~xiangqi.Rules` and an
+    sprt text as an :class:`~xiangqi.match.SPRT`; files are not read yet (prepare_match
+    reads them). ``dataclasses.replace(settings, games=10)`` makes a changed copy, checked
+    again.
+    """
+
+    engines: Sequence[EngineSpec | str]
+    games: int | None = None
+    limit: Limit | TimeControl | str | None = None
+    rounds: int | None = None
+    each: str = ""
+    tc: Limit | TimeControl | str | None = None
+    openings: OpeningSource | Sequence[Position | Opening] | str | os.PathLike[str] | None = None
+    opening_plies: int | None = None
+    opening_format: str | None = None
+    opening_order: str = "sequential"
+    seed: int | None = None
+    book: str | os.PathLike[str] | None = None
+    book_plies: int | None = None
+    concurrency: int = 1
+    max_plies: int | None = DEFAULT_MAX_PLIES
+    draw: str | Mapping[str, Any] | None = None
+    resign: str | Mapping[str, Any] | None = None
+    rules: Rules | str = Rules.ASIAN
+    #: When given, replaces max_plies, draw, resign and rules.
+    adjudication: Adjudication | None = None
+    time_margin: float = DEFAULT_TIME_MARGIN
+    sprt: SPRT | str | None = None
+    event: str = "xiangqi match"
+    ray: str | None = None
+    ray_retries: int = DEFAULT_RAY_RETRIES
+    ray_resource: str | None = None
+
+    def __post_init__(self) -> None:
+        engines = self.engines
+        if isinstance(engines, (str, EngineSpec)) or not isinstance(engines, Sequence):
+            if not isinstance(engines, (str, EngineSpec)):
+                raise TypeError(f"engines must be two EngineSpecs or texts, got {_kind(engines)}")
+            raise XiangqiError("a match needs exactly two engines, got 1")
+        if len(engines) != 2:
+            raise XiangqiError(f"a match needs exactly two engines, got {len(engines)}")
+        for engine in engines:
+            if not isinstance(engine, (str, EngineSpec)):
+                raise TypeError(f"engines must be EngineSpecs or their texts, got {_kind(engine)}")
+        fixed: dict[str, Any] = {"engines": tuple(engines)}
+        if not isinstance(self.each, str):
+            raise TypeError(f"each must be text, got {_kind(self.each)}")
+        if self.seed is not None:
+            fixed["seed"] = check_int("seed", self.seed, 0, MAX_SEED)
+        if self.opening_plies is not None:
+            fixed["opening_plies"] = check_int("opening_plies", self.opening_plies, 0)
+        if self.book_plies is not None:
+            fixed["book_plies"] = check_int("book_plies", self.book_plies, 1, 1000)
+        if self.adjudication is not None and not isinstance(self.adjudication, Adjudication):
+            raise TypeError(f"adjudication must be an Adjudication, got {_kind(self.adjudication)}")
+        if self.games is not None and self.rounds is not None:
+            raise XiangqiError("give games or rounds, not both")
+        if self.games is not None:
+            fixed["games"] = check_int("games", self.games, 1)
+        if self.rounds is not None:
+            fixed["rounds"] = check_int("rounds", self.rounds, 1)
+        fixed["concurrency"] = check_int("concurrency", self.concurrency, 1)
+        if self.limit is not None and self.tc is not None:
+            raise XiangqiError("give limit or tc, not both")
+        fixed["time_margin"] = check_real("time_margin", self.time_margin, 0)
+        fixed["rules"] = check_rules(self.rules)
+        sprt = SPRT.parse(self.sprt) if isinstance(self.sprt, str) else self.sprt
+        if sprt is not None and not isinstance(sprt, SPRT):
+            raise TypeError(f"sprt is an SPRT or its text, got {type(sprt).__name__}")
+        fixed["sprt"] = sprt
+        if not isinstance(self.event, str):
+            raise TypeError(f"event is text, got {type(self.event).__name__}")
+        if self.opening_format is not None and not isinstance(self.opening_format, str):
+            raise TypeError(f"opening_format must be text, got {_kind(self.opening_format)}")
+        if self.ray is not None:
+            if not isinstance(self.ray, str) or not self.ray:
+                raise XiangqiError(f"ray is a cluster address, 'auto' or 'local', got {self.ray!r}")
+            if min(fixed["concurrency"], self.total) != 1:
+                raise XiangqiError(
+                    "concurrency is the games at once on this machine; on Ray the cluster's "
+                    "CPUs (or ray_resource) bound the games per node"
+                )
+        fixed["ray_retries"] = check_int("ray_retries", self.ray_retries, 0)
+        if self.ray_resource is not None and (
+            not isinstance(self.ray_resource, str) or not self.ray_resource
+        ):
+            raise XiangqiError(f"ray_resource is a resource name, got {self.ray_resource!r}")
+        if self.book is not None:
+            if self.openings is not None:
+                raise XiangqiError("give openings or a book, not both")
+            if not isinstance(self.book, (str, os.PathLike)):
+                raise TypeError(f"book must be a file name, got {_kind(self.book)}")
+        elif self.book_plies is not None:
+            raise XiangqiError("book_plies needs a book")
+        for name, value in fixed.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def total(self) -> int:
+        """The games to play: games, else two a round (default one round)."""
+        if self.games is not None:
+            return int(self.games)
+        return 2 * (1 if self.rounds is None else int(self.rounds))
+
+    @classmethod
+    def default(cls, name: str) -> Any:
+        """The default of the setting name (for the command line's help)."""
+        return cls.__dataclass_fields__[name].default
