@@ -67,7 +67,7 @@ HOT: dict[str, set[str]] = {
     "mate": {
         "tt_entry",
         "tt_store",
-        "repeats",
+        "judge_return",
         "sort_moves",
         "solve",
         "exact_attack",
