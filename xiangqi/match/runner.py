@@ -156,7 +156,7 @@ def play_game(
     game.tags["Result"] = over.result
     game.tags["Termination"] = over.termination
     game.tags["Rules"] = str(rules.rules)  # the rule set the library's rulings used
-    last = game.end_node()
+    last = game.end()
     last.comment = f"{last.comment}; {over.reason}" if last.comment else over.reason
     return game, over
 
