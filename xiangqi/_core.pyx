@@ -37,7 +37,7 @@ from xiangqi.core.zobrist cimport key_from_scratch, side_key
 
 import threading
 
-from xiangqi import _checks
+from xiangqi._checks import check_bool, check_int as check_int_py
 
 # outcome()'s rule sets by name, recognised by identity first as a fast path (string
 # literals are interned, so a caller's "chinese" is usually this one; rule_set() decides).
@@ -78,7 +78,7 @@ cdef inline int check_int(object value, str name, int low, int high) except -1:
         v = PyLong_AsLongLongAndOverflow(value, &overflow)
         if not overflow and low <= v <= high:
             return <int>v
-    number = _checks.check_int(name, value)  # the one type rule and message (exact int)
+    number = check_int_py(name, value)  # the one type rule and message (exact int)
     v = PyLong_AsLongLongAndOverflow(number, &overflow)
     if overflow:
         raise ValueError(f"{name} must be in {low}..{high}, got a {number.bit_length()}-bit number")
@@ -91,7 +91,7 @@ cdef inline long long check_counter(object value, str name, long long low) excep
     # A FEN counter in low..COUNTER_MAX, converted like check_int (not bool, not float).
     cdef int overflow = 0
     cdef long long v
-    number = _checks.check_int(name, value)  # the one type rule and message (exact int)
+    number = check_int_py(name, value)  # the one type rule and message (exact int)
     v = PyLong_AsLongLongAndOverflow(number, &overflow)
     if overflow or v < low or v > COUNTER_MAX:
         raise ValueError(f"{name} must be in {low}..{COUNTER_MAX}")
