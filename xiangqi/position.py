@@ -39,7 +39,7 @@ from .fen import (
 )
 from .move import MOVES, NULL_MOVE, Move
 from .pieces import _PIECES, Color, Piece, PieceType
-from .squares import BB_ALL, SQUARE_NAMES, SquareSet, _square_set, check_square, quote
+from .squares import SQUARE_NAMES, SquareSet, _square_set, check_square, quote
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -65,12 +65,6 @@ def _check_move(move: object, method: str) -> Move:
             f"{method}() takes a Move (Move.from_iccs('h2e2')), got {type(move).__name__}"
         )
     return move
-
-
-def _mask(mask: object) -> object:
-    """A square mask for the core: a SquareSet as its int, anything else as given (the
-    core checks it is an int in 0..2**90-1)."""
-    return int(mask) if isinstance(mask, SquareSet) else mask
 
 
 def _checked_board(
@@ -172,9 +166,10 @@ class Position(_core.PositionBase, ChessNames):
     thread at a time) but never left half-changed.
 
     ``outcome()``, ``push()``, ``pop()``, ``copy()``, ``piece_type_at()``,
-    ``color_at()``, ``is_capture()`` and ``zobrist_hash()`` are inherited from
-    ``xiangqi._core.PositionBase`` (compiled: the calls a search makes at every node
-    cost no Python frame). Writing an engine on it:
+    ``color_at()``, ``is_capture()``, ``zobrist_hash()``, ``ordered_moves()`` and
+    python-chess's ``generate_legal_moves()`` and ``generate_legal_captures()`` are
+    inherited from ``xiangqi._core.PositionBase`` (compiled: the calls a search makes at
+    every node cost no Python frame). Writing an engine on it:
     https://xiangqi-rules.readthedocs.io/en/latest/writing-an-engine.html.
     """
 
@@ -402,48 +397,6 @@ class Position(_core.PositionBase, ChessNames):
         its king attacked, or in a from_diagram() position with the side not to move in
         check."""
         return bool(self._board.in_check(1 - self._board.side))
-
-    # -- move generation for searches (python-chess's generate_* names) ------------
-
-    def generate_legal_moves(
-        self, from_mask: SquareSet | int = BB_ALL, to_mask: SquareSet | int = BB_ALL
-    ) -> Iterator[Move]:
-        """The legal moves from a square of from_mask to a square of to_mask, as
-        python-chess's ``generate_legal_moves``: masks are SquareSets or ints (bit i =
-        square i, 0..89; BB_ALL = all 90), filtered in the core. An iterator over a list
-        made at the call, so pushing while iterating is safe."""
-        return iter(self._board.select_moves(MOVES, _mask(from_mask), _mask(to_mask), False))
-
-    def generate_legal_captures(
-        self, from_mask: SquareSet | int = BB_ALL, to_mask: SquareSet | int = BB_ALL
-    ) -> Iterator[Move]:
-        """The legal captures among generate_legal_moves(from_mask, to_mask), as
-        python-chess's ``generate_legal_captures`` (generation order; for MVV-LVA order
-        use ordered_moves(captures_only=True))."""
-        return iter(self._board.select_moves(MOVES, _mask(from_mask), _mask(to_mask), True))
-
-    def ordered_moves(self, captures_only: bool = False) -> list[Move]:
-        """The legal moves in a search's order, in one core call: captures first by
-        MVV-LVA, then the other moves in generation order; only the captures (a
-        quiescence search's moves) when captures_only.
-
-        MVV-LVA: the most valuable victim first, then the least valuable mover, by the
-        values king 7, rook 6, cannon 5, horse 4, advisor 2, elephant 2, pawn 1 (the
-        key 8 * value(captured) + 7 - value(mover), highest first; ties in generation
-        order). A new list of shared Move objects, as legal_moves().
-        """
-        return self._board.ordered_moves(MOVES, bool(captures_only), False)  # type: ignore[no-any-return]
-
-    def ordered_moves_with_pieces(
-        self, captures_only: bool = False
-    ) -> tuple[list[Move], bytes, bytes]:
-        """ordered_moves() with the pieces of each move, for an engine's own ordering or
-        evaluation: ``(moves, movers, captured)``, where ``movers[i]`` is the code of the
-        piece moves[i] moves and ``captured[i]`` the code of the piece it takes, 0 for
-        none (bytes, so indexing gives ints). A code is Piece.code, 1 + type + 7 *
-        color (PieceType KING..PAWN = 0..6, RED 0, BLACK 1): ``(code - 1) % 7`` is the
-        type, ``code > 7`` means Black."""
-        return self._board.ordered_moves(MOVES, bool(captures_only), True)  # type: ignore[no-any-return]
 
     def push_iccs(self, text: str) -> Move:
         """Parse ICCS text ("h2e2", or "H2-E2"), play it, and return the Move."""
