@@ -165,14 +165,19 @@ class Position(_core.PositionBase, ChessNames):
     between threads can be misused (python-chess's contract holds: one object, one
     thread at a time) but never left half-changed.
 
-    ``outcome()`` is inherited from ``xiangqi._core.PositionBase`` (compiled, so the
-    call made after every ply of a game costs no Python frame).
+    ``outcome()``, ``push()``, ``pop()``, ``copy()``, ``piece_type_at()``,
+    ``color_at()``, ``is_capture()``, ``zobrist_hash()``, ``ordered_moves()`` and
+    python-chess's ``generate_legal_moves()`` and ``generate_legal_captures()`` are
+    inherited from ``xiangqi._core.PositionBase`` (compiled: the calls a search makes at
+    every node cost no Python frame). Writing an engine on it:
+    https://xiangqi-rules.readthedocs.io/en/latest/writing-an-engine.html.
     """
 
-    # _legal_moves: the LegalMoveView of _board, or None until first asked for. Both are
-    # set when a Position is made (_load, copy); edits reload the same Board, so the
-    # view never goes stale.
-    __slots__ = ("_board", "_legal_moves")
+    # _board and _legal_moves (the LegalMoveView of _board, or None until first asked
+    # for) are PositionBase's compiled attributes, set when a Position is made (_load,
+    # copy); edits reload the same Board, so the view never goes stale. No slot here: a
+    # Position then holds no reference the garbage collector tracks (see PositionBase).
+    __slots__ = ()
 
     _board: _core.Board
     _legal_moves: LegalMoveView | None
@@ -257,16 +262,6 @@ class Position(_core.PositionBase, ChessNames):
         """
         board = self._board
         return 2 * (int(board.fullmove_number) - 1) + int(board.side)
-
-    def color_at(self, square: int) -> Color | None:
-        """The colour of the piece on square (0..89), or None if it is empty."""
-        code = self._board.piece_at(square if type(square) is int else check_square(square))
-        return _COLORS[(code - 1) // 7] if code else None
-
-    def piece_type_at(self, square: int) -> PieceType | None:
-        """The kind of the piece on square (0..89), or None if it is empty."""
-        code = self._board.piece_at(square if type(square) is int else check_square(square))
-        return _PIECES[code - 1].piece_type if code else None
 
     def pieces(self, piece_type: PieceType, color: Color) -> SquareSet:
         """The squares (0..89) of color's pieces of piece_type, as a SquareSet."""
@@ -353,27 +348,55 @@ class Position(_core.PositionBase, ChessNames):
         _check_move(move, "is_pseudo_legal")
         return bool(self._board.is_pseudo_legal(move.from_square, move.to_square))
 
-    def push(self, move: Move) -> None:
-        """Play a legal move. An illegal one raises IllegalMoveError and changes nothing.
+    def _push_refused(self, move: object) -> None:
+        """push()'s slow path (PositionBase.push): a Move the core did not play."""
+        move = _check_move(move, "push")
+        if type(move) is not Move:  # a subclass of Move: played as its squares
+            if self._board.push(move.from_square, move.to_square):
+                return
+        if move.from_square == move.to_square:  # the null move (a0 to a0 never is legal)
+            if self._board.push_null():
+                return
+            side = "Red" if self._board.side == 0 else "Black"
+            why = self._king_gone() or f"{side} is in check and may not pass"
+            raise IllegalMoveError(f"illegal null move: {why}, in {self.fen()!r}")
+        raise self._illegal(move)
 
-        ``Move.null()`` passes (python-chess's null move, for null-move pruning): the
-        side to move changes and nothing else; it is refused (IllegalMoveError) while
-        the side to move is in check. The halfmove clock and move number count it, as
-        python-chess's do; the rulings (is_repetition, outcome: repetition, perpetual
-        check and chase) look no further back than the last null move, as Stockfish's
-        repetition detection does, so a pass never makes or breaks a repetition with
-        the positions before it. pop() undoes it like any move.
+    def push_pseudo_legal(self, move: Move) -> None:
+        """Play a pseudo-legal move: one that follows its piece's movement rule, even if it
+        leaves the own king attacked (for engines that search pseudo-legal moves and test
+        was_into_check() after the push). pop() undoes it as any move.
+
+        Refused (IllegalMoveError, nothing changed): a move that breaks its piece's
+        movement rule or moves no piece of the side to move, a move that would capture a
+        king, and any move once a king is gone. ``Move.null()`` is push()'s null move.
+        After a pseudo-legal move that left its king attacked, the position is one that
+        Position.from_diagram() would load (the side not to move in check): the next side
+        may capture that king with push() (its side then has no move and has lost, as
+        outcome() says), and the rulings (outcome(), is_repetition) judge the history as
+        it stands, every pushed move counted as played.
         """
         if type(move) is not Move:
-            _check_move(move, "push")
-        if not self._board.push(move.from_square, move.to_square):
-            if move.from_square == move.to_square:  # the null move (a0 to a0 never is legal)
-                if self._board.push_null():
-                    return
-                side = "Red" if self._board.side == 0 else "Black"
-                why = self._king_gone() or f"{side} is in check and may not pass"
-                raise IllegalMoveError(f"illegal null move: {why}, in {self.fen()!r}")
-            raise self._illegal(move)
+            move = _check_move(move, "push_pseudo_legal")
+        if not move:
+            self.push(move)
+            return
+        refused = self._board.push_pseudo(move.from_square, move.to_square)
+        if refused:
+            if refused == 2:
+                why = f"it would capture the king on {SQUARE_NAMES[move.to_square]}"
+            elif refused == 3:
+                why = self._king_gone()
+            else:
+                why = self._why_illegal(move)
+            raise IllegalMoveError(f"illegal move {move}: {why}, in {self.fen()!r}")
+
+    def was_into_check(self) -> bool:
+        """Is the side that just moved (the side not to move) in check? python-chess's
+        ``was_into_check()``: True only after push_pseudo_legal() of a move that left
+        its king attacked, or in a from_diagram() position with the side not to move in
+        check."""
+        return bool(self._board.in_check(1 - self._board.side))
 
     def push_iccs(self, text: str) -> Move:
         """Parse ICCS text ("h2e2", or "H2-E2"), play it, and return the Move."""
@@ -438,10 +461,6 @@ class Position(_core.PositionBase, ChessNames):
         return IllegalMoveError(
             f"illegal move {move}{read}: {self._why_illegal(move)}, in {self.fen()!r}{hint}"
         )
-
-    def pop(self) -> Move:
-        """Undo the last pushed move and return it; IndexError if there is none."""
-        return _MOVE_OF[self._board.pop()]
 
     def peek(self) -> Move:
         """The last pushed move; IndexError if there is none."""
@@ -541,12 +560,15 @@ class Position(_core.PositionBase, ChessNames):
         return None if line is None else [_MOVE_OF[code] for code in line]
 
     def is_repetition(self, count: int = 3) -> bool:
-        """Has the current position occurred at least count times (since the last capture)?"""
+        """Has the current position occurred at least count times (python-chess's
+        ``is_repetition``)? Counted as repetition_count() counts."""
         return bool(self._board.occurrences() >= check_int("count", count))
 
-    def zobrist_hash(self) -> int:
-        """The 64-bit Zobrist key of the pieces and side to move (stable across runs)."""
-        return int(self._board.zobrist_hash())
+    def repetition_count(self) -> int:
+        """How many times the current position (pieces and side to move) has occurred,
+        this time included, since the last capture and the last null move: 1 for a
+        position new in that stretch. The count outcome()'s repetitions compares with."""
+        return int(self._board.occurrences())
 
     def is_game_over(
         self, repetitions: int = 3, move_limit: int = 120, rules: Rules | str = "asian"
@@ -643,13 +665,6 @@ class Position(_core.PositionBase, ChessNames):
         if not self._board.is_legal(move.from_square, move.to_square):
             raise self._illegal(move)
         return bool(self._board.gives_check(move.from_square, move.to_square))
-
-    def is_capture(self, move: Move) -> bool:
-        """Does move land on a piece of the other side? (Legality is not checked.)"""
-        _check_move(move, "is_capture")
-        target = self.piece_at(move.to_square)
-        mover = self.piece_at(move.from_square)
-        return target is not None and mover is not None and target.color != mover.color
 
     def pin(self, color: Color, square: int) -> SquareSet:
         """Where color's piece on square may stand without exposing its king (all 90 if free).
@@ -866,17 +881,6 @@ class Position(_core.PositionBase, ChessNames):
         return other
 
     # -- copying, comparing, showing -------------------------------------------
-
-    def copy(self: _P, stack: bool = True) -> _P:
-        """An independent copy of the same class; with stack=False it forgets the moves."""
-        cls = type(self)
-        other = cls.__new__(cls)
-        other._board = self._board.copy(stack)
-        other._legal_moves = None
-        extra = getattr(self, "__dict__", None)
-        if extra:
-            other.__dict__.update(extra)
-        return other
 
     def __copy__(self: _P) -> _P:
         return self.copy()
