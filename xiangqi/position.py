@@ -507,6 +507,7 @@ class Position(_core.PositionBase, ChessNames):
         checks_only: bool = False,
         node_limit: int | None = None,
         stop: threading.Event | None = None,
+        hash_mb: int = 64,
     ) -> list[Move] | None:
         """The side to move's shortest forced mate within max_plies (1..99) plies: the
         attacker's moves and the defender's longest resistance; None when proven there is
@@ -519,6 +520,11 @@ class Position(_core.PositionBase, ChessNames):
         stop: a threading.Event; when another thread sets it, the search ends (within
         a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.
 
+        hash_mb: 1..65536, the megabytes the search's tables may take (allocated for
+        the search, freed when it ends). Beyond 5 plies the mate is found by a
+        proof-number search (df-pn), and the proof that none is shorter is a df-pn
+        disproof; up to 5 plies by iterative deepening.
+
         Raises:
             SearchLimitReached: node_limit (positions visited) was reached, or stop was
                 set, first.
@@ -530,10 +536,13 @@ class Position(_core.PositionBase, ChessNames):
         limit = None if node_limit is None else check_int("node_limit", node_limit, 1, 2**62)
         if stop is not None and not isinstance(stop, threading.Event):
             raise TypeError(f"stop must be None or a threading.Event, got {type(stop).__name__}")
+        megabytes = check_int("hash_mb", hash_mb, 1, 65536)
         board = self._board
         if board.in_check(1 - board.side):
             raise ValueError(f"the side not to move is in check: {self.fen()!r}")
-        status, line, nodes, proven = _core.find_mate(board, plies, checks_only, limit, stop)
+        status, line, nodes, proven = _core.find_mate(
+            board, plies, checks_only, limit, stop, megabytes
+        )
         if status < 0:
             raise SearchLimitReached(nodes, proven)
         return None if line is None else [_MOVE_OF[code] for code in line]
