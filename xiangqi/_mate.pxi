@@ -15,6 +15,8 @@ cdef enum:
     MATE_TABLE_MIN_BITS = 12    # the smallest table (a small node limit needs no more)
     MATE_HISTORY = 120          # plies of the game's history a line may repeat (at most)
     MATE_HASH_MB_MAX = 1 << 16  # the largest hash_mb accepted (64 GB)
+    DFPN_FROM = 11              # method "auto": df-pn from this max_plies on (measured:
+                                # benchmarks/mate_suite.py; shorter: iterative deepening)
 
 
 cdef int table_bits(long long budget, long long entry, long long limit) noexcept:
@@ -52,7 +54,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     hash_mb (1..65536) bounds the tables in megabytes: a quarter for what is proven
     (16-byte entries), the rest for df-pn's open numbers (16-byte entries). method:
     "dfpn" (a df-pn proof, then the df-pn disproof of a shorter mate), "id" (iterative
-    deepening, full width) or "auto" (id up to 5 plies, df-pn beyond).
+    deepening, full width) or "auto" (id up to 9 plies, df-pn from 11).
     """
     cdef int plies = check_int(max_plies, "max_plies", 1, MATE_MAX_PLIES)
     cdef long long limit = 1LL << 62
@@ -73,7 +75,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         raise TypeError(f"method must be a str, got {type(method).__name__}")
     if method not in ("auto", "dfpn", "id"):
         raise ValueError(f"method must be 'auto', 'dfpn' or 'id', got {method!r}")
-    use_dfpn = method == "dfpn" or (method == "auto" and plies > 5)
+    use_dfpn = method == "dfpn" or (method == "auto" and plies > DFPN_FROM - 1)
     bits = table_bits((<long long>megabytes << 20) // (4 if use_dfpn else 1),
                       sizeof(TTEntry), limit)
     dbits = table_bits((<long long>megabytes << 20) * 3 // 4, sizeof(DfpnEntry), limit)

@@ -521,9 +521,9 @@ class Position(_core.PositionBase, ChessNames):
         a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.
 
         hash_mb: 1..65536, the megabytes the search's tables may take (allocated for
-        the search, freed when it ends). Beyond 5 plies the mate is found by a
+        the search, freed when it ends). From max_plies 11 on the mate is found by a
         proof-number search (df-pn), and the proof that none is shorter is a df-pn
-        disproof; up to 5 plies by iterative deepening.
+        disproof; below, by iterative deepening.
 
         Raises:
             SearchLimitReached: node_limit (positions visited) was reached, or stop was
