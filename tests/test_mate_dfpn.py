@@ -14,6 +14,7 @@ import pytest
 from test_engine_fairy import FAIRY, SKIP_REASON
 from test_mate_repetition import MATE, SHUFFLE, SHUFFLED_FEN, iccs, played, shuffled_games
 
+import xiangqi
 from xiangqi import Move, Position, Termination, _core
 from xiangqi.engine import Limit, Mate, SimpleEngine
 
@@ -160,3 +161,29 @@ def test_every_defender_alternative_is_still_mated(fen: str, fairy: SimpleEngine
                 assert fairy_mates(fairy, game, left) is not None, f"{game.fen()} {left}"
                 game.pop()
         game.push(move)
+
+
+# -- hash_mb ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [(0, ValueError), (65537, ValueError), (1.5, TypeError), (True, TypeError), ("8", TypeError)],
+)
+def test_a_bad_hash_mb_is_refused_naming_it(value: object, error: type[Exception]) -> None:
+    pos = Position(SHUFFLED_FEN)
+    with pytest.raises(error, match="hash_mb"):
+        pos.find_mate(3, hash_mb=value)  # type: ignore[arg-type]
+    with pytest.raises(error, match="hash_mb"):
+        xiangqi.find_mates([pos], 3, hash_mb=value)  # type: ignore[arg-type]
+    assert pos.fen() == SHUFFLED_FEN and not pos.move_stack
+
+
+@pytest.mark.parametrize("hash_mb", [1, 64])
+def test_the_table_size_changes_no_answer(hash_mb: int) -> None:
+    # The smallest tables (4096 entries each) replace entries all the time: same lengths.
+    pos = Position(DEEP[0])
+    line = pos.find_mate(11, hash_mb=hash_mb)
+    assert line is not None and len(line) == 11
+    batch = xiangqi.find_mates([pos, played(SHUFFLED_FEN, SHUFFLE)], 11, hash_mb=hash_mb)
+    assert [len(answer) for answer in batch] == [11, 3]  # type: ignore[arg-type]

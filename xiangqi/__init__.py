@@ -62,13 +62,19 @@ def find_mates(
     checks_only: bool = False,
     node_limit: int | None = None,
     threads: int | None = None,
+    hash_mb: int = 64,
 ) -> list[MateAnswer]:
     """Position.find_mate over many positions on a pool of threads that search without the
     GIL: see xiangqi.puzzles.find_mates (imported on first use)."""
     from .puzzles import find_mates as _find_mates
 
     return _find_mates(
-        positions, max_plies, checks_only=checks_only, node_limit=node_limit, threads=threads
+        positions,
+        max_plies,
+        checks_only=checks_only,
+        node_limit=node_limit,
+        threads=threads,
+        hash_mb=hash_mb,
     )
 
 

@@ -52,7 +52,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     (on the main thread) stops the search, and so does setting stop (None or a
     threading.Event, asked every few thousand nodes): status -1 as at node_limit.
     hash_mb (1..65536) bounds the tables in megabytes: a quarter for what is proven
-    (16-byte entries), the rest for df-pn's open numbers (16-byte entries). method:
+    (16-byte entries), the rest for df-pn's open numbers (16-byte entries; df-pn only). method:
     "dfpn" (a df-pn proof, then the df-pn disproof of a shorter mate), "id" (iterative
     deepening, full width) or "auto" (id up to 9 plies, df-pn from 11).
     """
@@ -76,8 +76,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     if method not in ("auto", "dfpn", "id"):
         raise ValueError(f"method must be 'auto', 'dfpn' or 'id', got {method!r}")
     use_dfpn = method == "dfpn" or (method == "auto" and plies > DFPN_FROM - 1)
-    bits = table_bits((<long long>megabytes << 20) // (4 if use_dfpn else 1),
-                      sizeof(TTEntry), limit)
+    bits = table_bits((<long long>megabytes << 20) // 4, sizeof(TTEntry), limit)
     dbits = table_bits((<long long>megabytes << 20) * 3 // 4, sizeof(DfpnEntry), limit)
     memset(&s, 0, sizeof(MateSearch))
     s.b = board.st
