@@ -15,8 +15,9 @@ cdef enum:
     MATE_TABLE_MIN_BITS = 12    # the smallest table (a small node limit needs no more)
     MATE_HISTORY = 120          # plies of the game's history a line may repeat (at most)
     MATE_HASH_MB_MAX = 1 << 16  # the largest hash_mb accepted (64 GB)
-    DFPN_FROM = 11              # method "auto": df-pn from this max_plies on (measured:
-                                # benchmarks/mate_suite.py; shorter: iterative deepening)
+    # method "auto": df-pn from this max_plies on, iterative deepening below (measured
+    # with benchmarks/mate_suite.py)
+    DFPN_FROM = 11
 
 
 cdef int table_bits(long long budget, long long entry, long long limit) noexcept:

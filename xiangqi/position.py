@@ -517,6 +517,10 @@ class Position(_core.PositionBase, ChessNames):
         defender may not hold by a one-sided perpetual check. See
         https://xiangqi-rules.readthedocs.io/en/latest/mates.html.
 
+        node_limit: the positions the search may visit before it raises
+        SearchLimitReached; once a mate is proven, reading its line may visit as many
+        again (so a search visits at most twice node_limit).
+
         stop: a threading.Event; when another thread sets it, the search ends (within
         a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.
 

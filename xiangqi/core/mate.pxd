@@ -729,8 +729,7 @@ cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noex
     cdef uint64_t key
     cdef MateFrame* f
     # The line: at each attacker node its shortest mate, at each defender node the reply
-    # whose shortest mate is longest. Not limited by the node count (the mate is proven).
-    s.limit = 1LL << 62
+    # whose shortest mate is longest. The caller sets the node limit for reading it.
     d = found
     while True:
         d = exact_attack(s, ply, d, &mv)
@@ -795,6 +794,7 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
     # longest d proven to have no mate, 0 if none). Expects s.root and s.keys[0..root],
     # s.checked[1..root] set (the game's history, then the root).
     cdef int d = 1, r
+    cdef long long budget = s.limit
     proven[0] = 0
     length[0] = 0
     while d <= max_plies:
@@ -802,6 +802,7 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
         if r == STOP:
             return STOP
         if r == WIN or r == WIN_PATH:
+            s.limit = s.nodes + budget  # reading the line: as many nodes again
             return mate_line(s, d, line, length)
         proven[0] = d
         d += 2
@@ -813,8 +814,10 @@ cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* l
     # mate_search's contract, by df-pn: prove a mate within max_plies whose proof takes
     # L plies (or prove there is none: FAIL), then disprove a mate within L - 2 (or
     # prove a shorter one and go on from its length), then the line as mate_search's
-    # (its proofs mostly in the table by then). proven[0] stays 0 until a disproof ends.
+    # (mate_line; its proofs partly in the table by then). proven[0] stays 0 until a
+    # disproof ends.
     cdef int r, found = 0, shorter = 0
+    cdef long long budget = s.limit
     proven[0] = 0
     length[0] = 0
     r = dfpn(s, s.root, max_plies, &found)
@@ -831,5 +834,5 @@ cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* l
             proven[0] = found - 2
             break
         found = shorter
-    s.limit = 1LL << 62                 # the mate is proven: the line is not limited
+    s.limit = s.nodes + budget          # reading the line: as many nodes again
     return mate_line(s, found, line, length)
