@@ -15,7 +15,13 @@
 #                                 mate within d plies? defender's node (odd distance): is
 #                                 it mated within d plies?
 #   exact_attack(s, ply, d, &mv)  the shortest mate within d from an attacker's node
-#   mate_search(s, max_plies, line, &length)   iterative deepening, then the line
+#   mate_line(s, found, line, &length)   the line of a mate proven to take found plies
+#   mate_search(s, max_plies, line, &length, &proven)   iterative deepening, then the line
+#   child_numbers(s, f, k, d)     df-pn: what the tables know of a child
+#   mid(s, ply, d, thpn, thdn, ...)   df-pn: one node, searched until a threshold
+#   dfpn(s, ply, d, &length)      df-pn: a node proven or disproven (infinite thresholds)
+#   dfpn_mate_search(s, max_plies, line, &length, &proven)   df-pn proof, df-pn disproof
+#                                 of a shorter mate, then the line
 #
 # The game searched: the attacker moves on odd plies (1, 3, ...), the defender on even
 # ones; a side with no legal move has lost (in check or not: 将死 and 困毙 alike), so
