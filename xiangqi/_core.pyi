@@ -22,6 +22,8 @@ def find_mate(
     checks_only: bool = False,
     node_limit: SupportsIndex | None = None,
     stop: threading.Event | None = None,
+    hash_mb: SupportsIndex = 64,
+    method: str = "auto",
 ) -> tuple[int, list[int] | None, int, int]:
     """(status 1 mate / 0 none / -1 node limit or stop, line as from * 90 + to, nodes, proven)."""
 

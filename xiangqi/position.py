@@ -528,6 +528,7 @@ class Position(_core.PositionBase, ChessNames):
         checks_only: bool = False,
         node_limit: int | None = None,
         stop: threading.Event | None = None,
+        hash_mb: int = 64,
     ) -> list[Move] | None:
         """The side to move's shortest forced mate within max_plies (1..99) plies: the
         attacker's moves and the defender's longest resistance; None when proven there is
@@ -537,8 +538,17 @@ class Position(_core.PositionBase, ChessNames):
         defender may not hold by a one-sided perpetual check. See
         https://xiangqi-rules.readthedocs.io/en/latest/mates.html.
 
+        node_limit: the positions the search may visit before it raises
+        SearchLimitReached; once a mate is proven, reading its line may visit as many
+        again (so a search visits at most twice node_limit).
+
         stop: a threading.Event; when another thread sets it, the search ends (within
         a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.
+
+        hash_mb: 1..65536, the megabytes the search's tables may take (allocated for
+        the search, freed when it ends). From max_plies 11 on the mate is found by a
+        proof-number search (df-pn), and the proof that none is shorter is a df-pn
+        disproof; below, by iterative deepening.
 
         Raises:
             SearchLimitReached: node_limit (positions visited) was reached, or stop was
@@ -551,10 +561,13 @@ class Position(_core.PositionBase, ChessNames):
         limit = None if node_limit is None else check_int("node_limit", node_limit, 1, 2**62)
         if stop is not None and not isinstance(stop, threading.Event):
             raise TypeError(f"stop must be None or a threading.Event, got {type(stop).__name__}")
+        megabytes = check_int("hash_mb", hash_mb, 1, 65536)
         board = self._board
         if board.in_check(1 - board.side):
             raise ValueError(f"the side not to move is in check: {self.fen()!r}")
-        status, line, nodes, proven = _core.find_mate(board, plies, checks_only, limit, stop)
+        status, line, nodes, proven = _core.find_mate(
+            board, plies, checks_only, limit, stop, megabytes
+        )
         if status < 0:
             raise SearchLimitReached(nodes, proven)
         return None if line is None else [_MOVE_OF[code] for code in line]
