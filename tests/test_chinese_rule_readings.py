@@ -639,17 +639,18 @@ def test_a_check_that_wins_a_piece_after_one_reply_only_is_idle(
     """Red: king e0, advisors e1 f0, cannon c4, rook h4 (h9 and back). Black: king f9,
     advisors d9 e8, elephants c9 e7 (e7g9 and back), horse c5.
 
-    - Before Red's h9h4 (and throughout), Cxc9+ (over the c5 horse, checking along rank
-      9 over the d9 advisor) wins the c9 elephant through a check.
-    - h9h4: Rf4+ follows. Black may block with the e8 advisor on f8, which the rook then
-      takes, or step Ke9, after which only Cxc9+ wins the elephant (already won before
-      the move). No piece is lost after every reply that was not won before: no new
-      chase, idle. h4h9: the rook attacks along rank 9 and the h-file nothing it
-      could win: idle.
-    - Black's elephant moves are idle.
+    - Throughout, Cxc9+ (over the c5 horse, then checking along rank 9 over the d9
+      advisor) wins the c9 elephant through a check.
+    - h4h9 checks along rank 9; e7g9 blocks (idle).
+    - h9h4: Rf4+ follows. Black may block with the e8 advisor on f7, which the rook then
+      takes, or step Ke9, after which only Cxc9+ wins the elephant (already won through
+      a check before the move). No piece is lost after every reply that no check won
+      before: no new chase, idle.
+    - g9e7: idle.
 
-    Both idle: a draw. Counting the union of the replies' losses (the advisor after the
-    block), h9h4 was a chase and Red lost.
+    Red checks once and idles once, Black idles: a draw. Counting the union of the
+    replies' losses (the advisor after the block), h9h4 was a chase, Red's cycle a
+    check and a chase (一将一捉), and Red lost.
     """
     assert chinese_ruling(fen, moves) == (verdict, Termination.REPETITION)
 
@@ -692,11 +693,12 @@ def test_a_chase_whose_capture_allows_mate_is_idle(fen: str, moves: str, verdict
     elephant e7, cannon g5, horse g4 (e3 and back).
 
     - From g4 the horse attacks the unprotected i3 rook; but after Nxi3 Red plays f5f6,
-      a mate (the king on f7 has no square: e7 its elephant, f8 and e8... guarded by the
-      rook, g7 by the rook). A capture answered by mate wins nothing: e3g4 is idle,
-      and g4e3 attacks nothing.
-    - Red's rook moves each threaten mate (g8g6: Rf6+ and f5... by checks; the book's
-      杀), so Red's every move is a mate threat: 长杀.
+      mate (the pawn checks the f7 king, whose squares e8, f8 and g7 the g8 rook and the
+      pawn hold). A capture answered by mate wins nothing: e3g4 is idle, and g4e3
+      attacks nothing.
+    - Red's rook moves each threaten mate in one: after g8g6, g6f6; after g6g8, f5f6
+      (the library's mate solver, checks only, finds these and only mates in one). Red's
+      every move is a mate threat: 长杀.
 
     Red is forbidden, Black idles: Red loses. Counting the horse's threat as a chase
     made both sides forbidden, a draw.
@@ -718,13 +720,17 @@ def test_a_chase_whose_capture_allows_mate_is_idle(fen: str, moves: str, verdict
     ids=FOUR_WAYS,
 )
 def test_a_mate_threat_by_four_checks_is_a_mate_threat(fen: str, moves: str, verdict: str) -> None:
-    """Black: rook b3 (d3 and back), cannon a1, pawn b1, rook f9, king e9. Red: king e0,
+    """Black: rook b3 (d3 and back), rook f9, cannon a1, pawn b1, king e9. Red: king e0,
     rooks i7 (i8 and back) and i1, cannon a9, pawn e6, elephants c4 a2.
 
-    - b3d3 threatens mate within three checks (the rook's check on d0 starts it).
-    - d3b3: the mate now needs four checks (Rb0+ and the cannon and pawn follow, every
-      defence considered): a mate threat all the same (24.2 sets no limit).
-    - Red's rook moves i7i8, i8i7 win nothing and threaten no mate: idle.
+    - b3d3 threatens mate by two checks: Rd0+ Kxd0 Rf0 mate.
+    - d3b3: the mate now takes four checks, every defence considered: Re3+ (the c4
+      elephant blocks on e2) Rxe2+ (the i1 rook blocks on e1) Rxe1+ Kd0 Rf0 mate (the
+      library's mate solver, checks only, finds it and no shorter). A mate threat all
+      the same: 24.2 sets no limit on the checks.
+    - Red's rook moves i7i8, i8i7 attack the e8 advisor (the king protects it) or the e7
+      elephant (the c9 elephant protects it), and Red has no mate by checks (the solver
+      finds none in 11 plies): idle.
 
     Black threatens mate with every move (长杀), Red idles: Black loses. Searching three
     checks only, d3b3 was idle and the cycle a draw.
