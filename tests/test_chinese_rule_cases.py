@@ -223,7 +223,8 @@ def test_fairy_stockfish_gives_the_stated_asian_verdicts() -> None:
 #   reading 15, which brought back 图21 and 参考图4).
 # - HOME-PAWN (issue 31): an uncrossed pawn is no target (1999 25.3, 29.3).
 # - MATE-AFTER (reading 24, 1999 29.4, 细则7): a capture the other side answers by mate
-#   (within three checking moves) wins nothing; it brought 图10 back and lost 参考图22.
+#   (searched as deep as a mate threat) wins nothing; it brought 图10 back and lost 参考图22
+#   (by judging Red's f4e4 idle, as the book does: see the case README's reading 24).
 # - CHECK-SERIES: a series of two checks (1999 29.1 连续照将) finds 图16's 抽车 but
 #   also rules 图5 (a capture that existed before, 从捉到捉) a chase; left at one check.
 ONE_DEEP = "EXCHANGE reading (was one recapture deep; still missed by the whole exchange)"
@@ -258,12 +259,10 @@ CHINESE_MISSES = {
     "is judged idle on one of the two moves (B idle chase): draw",
     "cxa2020-ref16": f"{ONE_DEEP}: the pawn moves that uncover an attack are judged idle "
     "(R idle idle): draw",
-    "cxa2020-ref22": "MATE-AFTER reading (24: a capture met by mate wins nothing): Black's "
-    "cannon move answering the check now chases the e6 cannon, whose capture was met by "
-    "mate before the check (B mate chase): Black loses",
+    "cxa2020-ref22": "MATE-AFTER reading (24: a capture met by mate wins nothing) makes Red's "
+    "f4e4 idle, as the book does; Black's cannon move answering the check chases the e6 "
+    "cannon that the check left unprotected, as before (B mate chase): Black loses",
     "cxa2020-ref25": f"{ONE_DEEP}: Red's chase after the check is not found (R check idle): draw",
-    "cxa2020-ref35": "the third push's readings (21-25): Black's rook move after the mate "
-    "threat is no new chase (R chase mate, B chase idle): Black wins",
     "cxa2020-ref28": f"{CHECK_WIN}: Red's second move (a root that chases and loses more) "
     "is judged a chase; reading 17 counts what a capture uncovers, not the root it leaves "
     "(1999 细则4, 2020 图22: a root may chase) (R check chase): Red loses",

@@ -178,11 +178,6 @@ def test_a_mate_threat_by_three_checks_is_a_mate_threat() -> None:
     assert got == ("draw", Termination.REPETITION)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="参考图35 is missed since the third push (readings 21-25): Black's f4d4 is no new "
-    "chase; the case file lists it",
-)
 def test_a_mate_threat_and_a_new_check_win_both_count() -> None:
     """参考图35 mirrored file for file (the book does not print it).
 
@@ -196,8 +191,13 @@ def test_a_mate_threat_and_a_new_check_win_both_count() -> None:
     - f4d4 (Black, after the mate threat): Black, moving again, plays d4xd0+ (the rook
       takes the advisor with check), Kxd0, and g3xg6 takes the rook with the cannon
       over its pawn: an advisor won through a check. Before the move the same check
-      won the other advisor (f4xf0+), never d0: a new piece, so a new chase. (The book
-      calls it a chase of the rook, real once the mate threat is parried.)
+      won the other advisor (f4xf0+), never d0: a new piece, so a new chase. The book
+      calls it a chase of the rook, real once the mate threat is parried, and so does
+      reading 24: before the move g3xg6 (the cannon takes the g6 rook) is answered by a
+      mate in five checks (d6c8+ Kd9, i1d1+ Rd4, d1xd4+ Cd6, d4xd6+ Ad7, d6xd7 mate:
+      the library's checks-only mate solver finds it, and no mate at all once the rook
+      stands on d4), so f4d4 makes the capture win a rook it did not win before: a new
+      chase either way.
     - d4f4: the rook attacks the horse on f5, which nothing protects (the book: a chase).
 
     Both sides forbidden: a draw (1999 26.3), as the book rules 参考图35. Either reading

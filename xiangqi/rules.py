@@ -117,7 +117,7 @@ and the book's cases for each are there). Rules 1 and 2 are as above; then:
      taken before the check (reading 13). A capture that uncovers a piece of the mover's own
      to a new attacker, so that the opponent may then win more than it won, wins nothing;
      giving away what a protecting piece leaves does not count (reading 17); nor does a
-     capture the opponent answers by mate within three checking moves (reading 24);
+     capture the opponent answers by mate, searched as deep as a mate threat (reading 24);
    * otherwise idle (闲): exchange offers, sacrifices and blocks included. An offer by the
      moved piece of a like piece that can take it back evenly (兑) is idle, even when the
      attacked piece is unprotected (reading 14) and even when the capture would give check

@@ -95,8 +95,9 @@
 # of it is an even trade, else it is given away and its attack chases (cxa_even_back's
 # even: 1999 细则5, 细则12); a check wins something new only when every reply loses a
 # piece no check won before the move (cxa_check_net's old); a capture the opponent
-# answers by mate within CXA_MATE_DEPTH wins nothing (cxa_mated_after: 1999 29.4,
-# 细则7); mate threats deeper than three checks within a budget (cxa_mate_threat).
+# answers by mate, searched as deep as a mate threat, wins nothing (cxa_mated_after:
+# 1999 29.4, 细则7); mate threats deeper than three checks within a budget
+# (cxa_mate_threat).
 # Simplified: check-wins by one check only (CXA_CHECK_DEPTH; two finds 图16's 抽车 but
 # also rules 图5's old capture a chase); the defensive key
 # point (1999 27.3); the pawn's attacks in mutual perpetual attacks (1999 细则11); the
@@ -300,14 +301,18 @@ cdef inline bint cxa_even_back(BoardState* r, int a, int sq, int side, bint even
 
 
 cdef inline bint cxa_mated_after(BoardState* r, int a, int sq, int side) noexcept nogil:
-    # After side's piece on a takes the piece on sq, may the opponent mate at once (a
-    # check with no legal reply)? Such a capture wins nothing (1999 29.4 "得子后...不致被
-    # 将死", 细则7; reading 24). r is restored.
+    # After side's piece on a takes the piece on sq, may the opponent mate by a check or
+    # a series of checks, searched as a mate threat is (cxa_mate_threat: three checking
+    # moves always, then up to CXA_MATE_DEEP within CXA_MATE_NODES)? Such a capture wins
+    # nothing (1999 29.4 "得子后...不致被将死", 细则7; reading 24). As deep as 杀 itself:
+    # in 2020 参考图35 Black's cannon takes a rook, before Black's rook parries, into a
+    # mate by five checks, and the book calls the parry a chase of that rook. r is
+    # restored.
     cdef int mv = a | (sq << 8), cap
     cdef bint mated
-    cdef int budget = 1 << 30
+    cdef int budget = CXA_MATE_NODES
     cap = make_move(r, mv)
-    mated = cxa_mates(r, 1 - side, CXA_MATE_DEPTH, &budget)
+    mated = cxa_mate_threat(r, 1 - side, &budget)
     unmake_move(r, mv, cap)
     return mated
 
