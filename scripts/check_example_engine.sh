@@ -44,10 +44,15 @@ for module in (xiangqi, search):
 assert search.__file__.endswith(".so"), search.__file__
 assert search.perft(xiangqi.START_FEN, 3) == 79666   # published (Chess Programming Wiki)
 assert search.perft(xiangqi.START_FEN, 4) == 3290240
-# A mate in one (Rb0-b9, from the library's docs front page): the search finds it.
+# A win in one (the library's docs front page: the mate Rb0-b9, and most other Red moves
+# leave Black's king no legal move, which loses too): the search finds one of them.
+fen = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
 searcher = search.Searcher()
-searcher.set_position(xiangqi.Position("3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"))
-assert searcher.search(3, 0.0) == (1, 82), "the mate in one b0b9 was not found"
+searcher.set_position(xiangqi.Position(fen))
+best = searcher.search(3, 0.0)
+after = xiangqi.Position(fen)
+after.push(xiangqi.Move(*best))
+assert not list(after.legal_moves), f"no win in one found: {best}"
 print("example engine imports from", search.__file__)
 PY
 [ -x "$bin/xiangqi-example-engine" ] || { echo "no console script xiangqi-example-engine" >&2; exit 1; }
@@ -56,9 +61,27 @@ PY
 reply=$({ printf 'uci\nisready\nposition fen 3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1\n';
           printf 'go depth 3\nisready\n'; sleep 3; printf 'quit\n'; } \
     | timeout 60 "$bin/xiangqi-example-engine")
-for line in "uciok" "readyok" "bestmove b1b10"; do
+for line in "uciok" "readyok"; do
     grep -qx "$line" <<<"$reply" || { echo "no '$line' from the engine: $reply" >&2; exit 1; }
 done
+# One bestmove, and it wins at once (Black is left no legal move), as above.
+"$py" - "$reply" <<'PY'
+import sys
+
+import xiangqi
+
+lines = [line for line in sys.argv[1].splitlines() if line.startswith("bestmove ")]
+assert len(lines) == 1 and len(lines[0].split()) == 2, lines
+text = lines[0].split()[1]
+pos = xiangqi.Position("3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1")
+names = {}
+for move in pos.legal_moves:
+    squares = (move.from_square, move.to_square)
+    names["".join(f"{'abcdefghi'[s % 9]}{s // 9 + 1}" for s in squares)] = move
+assert text in names, f"bestmove {text} is no legal move"
+pos.push(names[text])
+assert not list(pos.legal_moves), f"bestmove {text} does not win at once"
+PY
 
 echo "== example engine: a 2-game match against Fairy-Stockfish at depth 3"
 timeout 600 "$bin/xiangqi" match \

@@ -181,3 +181,54 @@ def test_one_game_envs() -> None:
     assert (raw.max_plies, raw.history) == (40, 1) and type(raw.history) is int
     with pytest.raises(TypeError, match=r"^history must be an int, got bool: True$"):
         aec.raw_env(history=True)
+
+
+def test_a_variation_index_is_an_int_by_the_one_rule() -> None:
+    from xiangqi.pgn import Game
+
+    game = Game()
+    game.add_variation(Move.from_iccs("h2e2"))
+    game.add_variation(Move.from_iccs("b2e2"))
+    assert game.variation(np.int64(1)) is game.variations[1]
+    assert game.has_variation(Move.from_iccs("b2e2"))
+    with pytest.raises(TypeError, match=r"^variation index must be an int, got bool: True$"):
+        game.variation(True)  # type: ignore[arg-type]
+    with pytest.raises(IndexError, match="variation index 2 out of range"):
+        game.variation(np.int64(2))
+
+
+def test_a_book_draw_is_an_int_by_the_one_rule() -> None:
+    from pathlib import Path
+
+    from xiangqi.book import open_reader
+
+    class Fixed:
+        def __init__(self, value: object) -> None:
+            self.value = value
+
+        def randrange(self, stop: int) -> object:
+            return self.value
+
+    book = Path(__file__).parent / "data" / "books" / "BOOK.DAT"
+    with open_reader(book) as reader:
+        start = Position()
+        assert reader.choice(start, random=Fixed(np.int64(0))) == reader.choice(  # type: ignore[arg-type]
+            start,
+            random=Fixed(0),  # type: ignore[arg-type]
+        )
+        with pytest.raises(ValueError, match=r"^random\.randrange\(\d+\) must be an int, got bool"):
+            reader.choice(start, random=Fixed(True))  # type: ignore[arg-type]
+
+
+def test_flags_in_the_one_form(tmp_path: Any) -> None:
+    from xiangqi import _core
+    from xiangqi.records import convert
+
+    with pytest.raises(TypeError, match=r"^recursive must be True or False, got int: 1$"):
+        convert([tmp_path], tmp_path / "out.pgn", recursive=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^checks_only must be True or False, got int: 1$"):
+        _core.find_mate(Position()._board, 1, 1)  # type: ignore[attr-defined]
+    # The core's own int check speaks the one form too (a direct Board call).
+    with pytest.raises(TypeError, match=r"^depth must be an int, got bool: True$"):
+        Position()._board.divide(True)
+    assert Position()._board.divide(np.int64(1)) == Position()._board.divide(1)

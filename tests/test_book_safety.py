@@ -135,7 +135,7 @@ def test_a_probe_in_progress_finishes_and_later_probes_raise(kind: str, small_bo
     import xiangqi.book as book
 
     closer = threading.Thread(target=reader.close)
-    real = book._legal_flags if kind == "dat" else reader._entries  # type: ignore[attr-defined]
+    real = book.legal_flags if kind == "dat" else reader._entries  # type: ignore[attr-defined]
 
     def closing_midway(*args: object) -> object:
         closer.start()  # close() from another thread while this probe is inside the reader
@@ -143,14 +143,14 @@ def test_a_probe_in_progress_finishes_and_later_probes_raise(kind: str, small_bo
         return real(*args)
 
     if kind == "dat":
-        book._legal_flags = closing_midway  # type: ignore[assignment]
+        book.legal_flags = closing_midway  # type: ignore[assignment]
     else:
         reader._entries = closing_midway  # type: ignore[attr-defined, method-assign]
     try:
         got = list(reader.find_all(START))
     finally:
         if kind == "dat":
-            book._legal_flags = real  # type: ignore[assignment]
+            book.legal_flags = real  # type: ignore[assignment]
     closer.join(10)
     assert not closer.is_alive()
     assert got == expected

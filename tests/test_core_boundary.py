@@ -186,27 +186,3 @@ def test_reference_perft_on_a_32k_thread_stack() -> None:
     assert result == [expected]
     with pytest.raises(ValueError, match="depth must be in 0..6"):
         _core._reference_perft(board, 7)
-
-
-def _index(square: int) -> int:
-    # STYLE.md: public square file + 9 * rank sits at row 12 - rank, column 3 + file.
-    return (12 - square // 9) * 16 + 3 + square % 9
-
-
-def test_board_squares_is_a_read_only_view_of_the_live_board() -> None:
-    pos = Position()
-    view = pos._board.squares
-    assert view.readonly and view.format == "B" and len(view) == 256
-    on_board = {_index(s) for s in range(90)}
-    assert all(view[i] == 255 for i in set(range(256)) - on_board)
-    for square in range(90):
-        assert (view[_index(square)] != 0) == (pos.piece_at(square) is not None)
-    assert view[_index(4)] == 16  # Red's king: piece id 16 + 16 * side + slot 0
-    assert view[_index(85)] == 32  # Black's king
-    with pytest.raises(TypeError):
-        view[_index(4)] = 0  # type: ignore[index]
-    cannon = view[_index(25)]
-    pos.push(Move.from_iccs("h2e2"))
-    assert view[_index(25)] == 0 and view[_index(22)] == cannon
-    pos.pop()
-    assert view[_index(25)] == cannon

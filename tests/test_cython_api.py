@@ -196,3 +196,27 @@ def test_python_helpers_refuse_what_is_no_position(probe: ModuleType) -> None:
         probe.make_unmake("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")
     with pytest.raises(xiangqi.InvalidFenError):
         probe.perft("not a fen", 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("inner", [None, "not a board", 7])
+def test_python_helpers_refuse_a_position_without_its_board(
+    probe: ModuleType, inner: object
+) -> None:
+    # A Position whose _board was replaced must give TypeError, not a read through a
+    # NULL or mistyped pointer (a segfault or garbage keys).
+    pos = Position()
+    pos.push(Move.from_iccs("h2e2"))
+    pos._board = inner  # type: ignore[attr-defined,assignment]
+    with pytest.raises(TypeError, match="holds no board"):
+        probe.set_position(pos)
+    with pytest.raises(TypeError, match="holds no board"):
+        probe.history_keys(pos, 64)
+
+
+@pytest.mark.slow
+def test_history_keys_with_no_room_returns_nothing(probe: ModuleType) -> None:
+    pos = Position()
+    pos.push(Move.from_iccs("h2e2"))
+    assert probe.history_keys(pos, 0) == []
+    assert probe.history_keys(pos, -5) == []

@@ -100,7 +100,7 @@ def check_games_by_pyffish(games: list, cap: int | None = None) -> None:  # type
         if game.tags["Termination"] in TERMINATIONS:
             assert pyffish_ruling(game.fen, moves) == game.result, game.to_pgn()
         elif game.tags["Termination"] == "adjudication" and cap is not None:
-            assert len(moves) >= cap or "resigns" in game.end_node().comment
+            assert len(moves) >= cap or "resigns" in game.end().comment
 
 
 # -- pieces of the runner ---------------------------------------------------------------------
@@ -337,7 +337,7 @@ def test_an_engine_over_its_clock_loses_on_time_and_the_margin_counts() -> None:
     assert [g.tags["Termination"] for g in result.games] == ["time forfeit"] * 2
     assert [g.result for g in result.games] == ["0-1", "1-0"]  # slow lost with each colour
     assert "slow" not in result.games[0].tags["Black"]
-    assert "loses on time" in result.games[0].end_node().comment
+    assert "loses on time" in result.games[0].end().comment
     # A fixed 0.1 s a move, 0.3 s taken: lost with a 0.05 s margin, played with a 1 s margin.
     lost = run_match([scripted("--sleep", "0.3"), scripted()], 1, tc="st=0.1", time_margin=0.05)
     assert lost.games[0].tags["Termination"] == "time forfeit"
@@ -391,7 +391,7 @@ def test_draw_and_resign_by_score_and_the_ply_cap() -> None:
     )
     game = quiet.games[0]
     assert game.result == "1/2-1/2" and game.tags["Termination"] == "adjudication"
-    assert len(game.mainline_moves()) == 4 and "both scores within 10 cp" in game.end_node().comment
+    assert len(game.mainline_moves()) == 4 and "both scores within 10 cp" in game.end().comment
     lost = run_match(
         [scripted("--score", "-700", name="loser"), scripted("--score", "700")],
         2,
@@ -400,7 +400,7 @@ def test_draw_and_resign_by_score_and_the_ply_cap() -> None:
     )
     assert [g.result for g in lost.games] == ["0-1", "1-0"]
     assert [len(g.mainline_moves()) for g in lost.games] == [3, 4]  # after the loser's 2nd move
-    assert "Red resigns" in lost.games[0].end_node().comment
+    assert "Red resigns" in lost.games[0].end().comment
     # Two-sided: the opponent's 0 does not agree, so the game runs to the ply cap.
     capped = run_match(
         [scripted("--score", "-700"), scripted("--score", "0")],
@@ -410,7 +410,7 @@ def test_draw_and_resign_by_score_and_the_ply_cap() -> None:
         max_plies=6,
     )
     assert len(capped.games[0].mainline_moves()) == 6 and capped.games[0].result == "1/2-1/2"
-    assert "6-ply cap" in capped.games[0].end_node().comment
+    assert "6-ply cap" in capped.games[0].end().comment
 
 
 @pytest.mark.parametrize(

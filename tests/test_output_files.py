@@ -437,8 +437,8 @@ def test_a_bad_encoding_is_a_lookup_error_and_leaves_nothing(tmp_path: Path) -> 
 def test_argument_slips_are_type_errors_naming_the_argument(tmp_path: Path) -> None:
     path = tmp_path / "old.txt"
     path.write_bytes(OLD)
-    with pytest.raises(TypeError, match="text must be a bool"):
-        ReplacingFile(path, text="x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^text must be True or False, got int: 1$"):
+        ReplacingFile(path, text=1)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="check_outputs.*mapping"):
         check_outputs(["a"])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="inputs"):

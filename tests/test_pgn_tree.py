@@ -61,7 +61,7 @@ def test_tree_editing() -> None:
     assert game.variations[0] is a and a.is_main_variation()
     reply = a.add_variation(M("h9g7"), comment="horse", nags=[3])
     assert reply.board().fen() == Position().copy().fen() or reply.ply() == 2
-    assert game.end_node() is reply and game.mainline_moves() == [M("h2e2"), M("h9g7")]
+    assert game.end() is reply and game.mainline_moves() == [M("h2e2"), M("h9g7")]
     game.remove_variation(b)
     assert not game.has_variation(M("b2e2")) and game.has_variation(M("c3c4"))
     with pytest.raises(IllegalMoveError):

@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Union
 
+from ._checks import check_int
 from .errors import XiangqiError
 from .move import Move
 from .position import Position
@@ -186,13 +187,12 @@ def _check_random(random: object) -> _Random:
 
 
 def _draw(rng: _Random, stop: int) -> int:
-    """rng.randrange(stop), checked: an int in 0..stop - 1, else ValueError naming random."""
-    pick = rng.randrange(stop)
-    if isinstance(pick, bool) or not isinstance(pick, int) or not 0 <= pick < stop:
-        raise ValueError(
-            f"random.randrange({stop}) returned {pick!r}: expected an int in 0..{stop - 1}"
-        )
-    return pick
+    """rng.randrange(stop), checked (_checks' int rule: a NumPy integer is an int, bool
+    is not): an int in 0..stop - 1, else ValueError naming random."""
+    try:
+        return check_int(f"random.randrange({stop})", rng.randrange(stop), 0, stop - 1)
+    except TypeError as error:  # a bad random object is a bad value of `random`
+        raise ValueError(str(error)) from None
 
 
 def check_exclude(exclude_moves: object) -> Collection[Move]:
@@ -212,7 +212,7 @@ def check_exclude(exclude_moves: object) -> Collection[Move]:
 
 
 def check_path(path: object, what: str) -> str:
-    if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+    if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"{what} must be a str or os.PathLike, got {type(path).__name__}")
     name = os.fspath(path)
     if not isinstance(name, str):

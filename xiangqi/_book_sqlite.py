@@ -386,51 +386,39 @@ def write_book(
     new file temp as a book (moves played by fewer than min_games games left out): the
     positions and entries written. BookError naming target if SQLite cannot write it."""
     try:
-        return _write_rows(temp, counts, texts, min_games, plies, mirror, games)
+        db = sqlite3.connect("file:" + _uri_path(temp) + "?mode=rw", uri=True)
+        try:
+            db.execute("PRAGMA journal_mode = OFF")  # a temporary file: discarded on failure
+            db.execute("PRAGMA synchronous = OFF")
+            db.executescript(_SCHEMA)
+            meta = {
+                "format": FORMAT_NAME,
+                "version": str(FORMAT_VERSION),
+                "key": KEY_NAME,
+                "plies": str(plies),
+                "min_games": str(min_games),
+                "mirror": "1" if mirror else "0",
+                "games": str(games),
+                "created_by": f"xiangqi {__version__}",
+            }
+            db.executemany("INSERT INTO book VALUES (?, ?)", sorted(meta.items()))
+            positions = entries = 0
+            position_rows = []
+            move_rows = []
+            for key in sorted(counts, key=_signed):
+                kept = [(m, c) for m, c in counts[key].items() if c[0] >= min_games]
+                if not kept:
+                    continue
+                positions += 1
+                position_rows.append((positions, _signed(key), texts[key]))
+                for move, (weight, wins, draws, losses) in sorted(kept, key=lambda mc: str(mc[0])):
+                    entries += 1
+                    move_rows.append((entries, positions, str(move), weight, wins, draws, losses))
+            db.executemany("INSERT INTO positions VALUES (?, ?, ?)", position_rows)
+            db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)", move_rows)
+            db.commit()
+        finally:
+            db.close()
+        return positions, entries
     except sqlite3.Error as exc:  # a full disk, a file system that refuses SQLite's locks...
         raise BookError(f"cannot write the book {target!r}: {exc}") from None
-
-
-def _write_rows(
-    temp: str,
-    counts: dict[int, dict[Move, list[int]]],
-    texts: dict[int, str],
-    min_games: int,
-    plies: int,
-    mirror: bool,
-    games: int,
-) -> tuple[int, int]:
-    db = sqlite3.connect("file:" + _uri_path(temp) + "?mode=rw", uri=True)
-    try:
-        db.execute("PRAGMA journal_mode = OFF")  # a temporary file: discarded on failure
-        db.execute("PRAGMA synchronous = OFF")
-        db.executescript(_SCHEMA)
-        meta = {
-            "format": FORMAT_NAME,
-            "version": str(FORMAT_VERSION),
-            "key": KEY_NAME,
-            "plies": str(plies),
-            "min_games": str(min_games),
-            "mirror": "1" if mirror else "0",
-            "games": str(games),
-            "created_by": f"xiangqi {__version__}",
-        }
-        db.executemany("INSERT INTO book VALUES (?, ?)", sorted(meta.items()))
-        positions = entries = 0
-        position_rows = []
-        move_rows = []
-        for key in sorted(counts, key=_signed):
-            kept = [(m, c) for m, c in counts[key].items() if c[0] >= min_games]
-            if not kept:
-                continue
-            positions += 1
-            position_rows.append((positions, _signed(key), texts[key]))
-            for move, (weight, wins, draws, losses) in sorted(kept, key=lambda mc: str(mc[0])):
-                entries += 1
-                move_rows.append((entries, positions, str(move), weight, wins, draws, losses))
-        db.executemany("INSERT INTO positions VALUES (?, ?, ?)", position_rows)
-        db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)", move_rows)
-        db.commit()
-    finally:
-        db.close()
-    return positions, entries

@@ -21,7 +21,7 @@ _E = TypeVar("_E", bound=enum.IntEnum)
 def check_int(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
     """`value` as an int in low..high (either bound may be None for no bound)."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {_show(value)}")
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {show(value)}")
     number = operator.index(value)  # type: ignore[arg-type]
     _check_range(name, number, low, high)
     return number
@@ -32,14 +32,14 @@ def check_enum(name: str, value: object, kind: type[_E]) -> _E:
     one's number; bool refused (TypeError), any other number a ValueError naming the members."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise TypeError(
-            f"{name} must be a {kind.__name__}, got {type(value).__name__}: {_show(value)}"
+            f"{name} must be a {kind.__name__}, got {type(value).__name__}: {show(value)}"
         )
     number = int.__int__(operator.index(value))  # type: ignore[arg-type]
     try:
         return kind(number)
     except ValueError:
         members = ", ".join(f"{m.name} ({m.value})" for m in kind)
-        raise ValueError(f"{name} must be one of {members}, got {_show(number)}") from None
+        raise ValueError(f"{name} must be one of {members}, got {show(number)}") from None
 
 
 def check_real(
@@ -50,15 +50,15 @@ def check_real(
     if isinstance(value, bool) or not (
         isinstance(value, (int, float)) or hasattr(type(value), "__index__")
     ):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__}: {_show(value)}")
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}: {show(value)}")
     if not isinstance(value, float):  # an int of any kind (NumPy's too): a plain int first
         value = operator.index(value)  # type: ignore[arg-type]
     try:
         number = float(value)
     except OverflowError:
-        raise ValueError(f"{name} is too large: {_show(value)}") from None
+        raise ValueError(f"{name} is too large: {show(value)}") from None
     if not math.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {_show(value)}")
+        raise ValueError(f"{name} must be a finite number, got {show(value)}")
     _check_range(name, number, low, high)
     return number
 
@@ -66,21 +66,21 @@ def check_real(
 def check_bool(name: str, value: object) -> bool:
     """`value`, which must be True or False (not merely truthy)."""
     if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {type(value).__name__}: {_show(value)}")
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__}: {show(value)}")
     return value
 
 
 def _check_range(name: str, value: float, low: float | None, high: float | None) -> None:
     if low is not None and high is not None:
         if not low <= value <= high:
-            raise ValueError(f"{name} must be in {low}..{high}, got {_show(value)}")
+            raise ValueError(f"{name} must be in {low}..{high}, got {show(value)}")
     elif low is not None and value < low:
-        raise ValueError(f"{name} must be at least {low}, got {_show(value)}")
+        raise ValueError(f"{name} must be at least {low}, got {show(value)}")
     elif high is not None and value > high:
-        raise ValueError(f"{name} must be at most {high}, got {_show(value)}")
+        raise ValueError(f"{name} must be at most {high}, got {show(value)}")
 
 
-def _show(value: object) -> str:
+def show(value: object) -> str:
     # The value for a message, bounded: a huge int has no repr (Python's 4300-digit limit
     # raises), and a long one would flood the message.
     if isinstance(value, int) and value.bit_length() > 200:

@@ -33,6 +33,9 @@
 #                       table) on movegen's generator and check test; boundary _mate.pxi
 #   core/rl.pxd         the RL action space, observation planes, legal-action masks and
 #                       the vectorised environment's game-end judge; boundary _rl.pxi
+#   core/api.pxd        the public Cython API for compiled engines (xq_* names, nogil,
+#                       API_VERSION): a stable facade over the rooms above, cimported by
+#                       other extensions through xiangqi.get_include(); _core uses none of it
 #
 # Three paths exist on purpose: the book reference (the port, readable), the fast
 # path (what the API uses) and the validator (an independent second algorithm);

@@ -91,17 +91,6 @@ class Board:
     def pseudo_legal_moves(self, table: list[Any]) -> list[Any]: ...
     def attackers_mask(self, side: SupportsIndex, square: SupportsIndex) -> int: ...
     def attacks_mask(self, square: SupportsIndex) -> int: ...
-    @property
-    def squares(self) -> memoryview:
-        """The raw 16x16 board as a read-only memoryview of 256 bytes (format "B").
-
-        Index row * 16 + column: rows 3..12 (row 3 Black's back rank, row 12 Red's)
-        and columns 3..11 are the board's points (public square s is at
-        (12 - s // 9) * 16 + 3 + s % 9); 255 marks an off-board entry, 0 an empty
-        point, and a piece id is 16 + 16 * side + slot (slots: 0 king, 1-2 advisors,
-        3-4 elephants, 5-6 horses, 7-8 rooks, 9-10 cannons, 11-15 pawns). The view
-        reads the live board: it follows later push() and pop().
-        """
 
 @disjoint_base
 class LegalMoves:
@@ -155,7 +144,6 @@ class PositionBase:
 
 def action_codes() -> list[int]: ...
 def mirror_codes() -> list[int]: ...
-def move_key_check(board: Board) -> list[tuple[int, int, int]]: ...
 def encode_batch(
     boards: list[Board], clocks: Any, history: int, out: Any, view: int = -1
 ) -> None: ...

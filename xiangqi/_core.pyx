@@ -12,7 +12,6 @@ end: one extension, so the kernel is compiled once and its tables exist once.
 
 cimport cython
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
-from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
@@ -46,6 +45,7 @@ import threading
 cdef extern from "Python.h":
     int PyObject_IS_GC(object obj)
     void PyObject_GC_UnTrack(void* op)
+from xiangqi._checks import check_bool, check_int as check_int_py
 
 # outcome()'s rule sets by name, recognised by identity first as a fast path (string
 # literals are interned, so a caller's "chinese" is usually this one; rule_set() decides).
@@ -86,12 +86,7 @@ cdef inline int check_int(object value, str name, int low, int high) except -1:
         v = PyLong_AsLongLongAndOverflow(value, &overflow)
         if not overflow and low <= v <= high:
             return <int>v
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got bool")
-    try:
-        number = PyNumber_Index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+    number = check_int_py(name, value)  # the one type rule and message (exact int)
     v = PyLong_AsLongLongAndOverflow(number, &overflow)
     if overflow:
         raise ValueError(f"{name} must be in {low}..{high}, got a {number.bit_length()}-bit number")
@@ -104,12 +99,7 @@ cdef inline long long check_counter(object value, str name, long long low) excep
     # A FEN counter in low..COUNTER_MAX, converted like check_int (not bool, not float).
     cdef int overflow = 0
     cdef long long v
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got bool")
-    try:
-        number = PyNumber_Index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+    number = check_int_py(name, value)  # the one type rule and message (exact int)
     v = PyLong_AsLongLongAndOverflow(number, &overflow)
     if overflow or v < low or v > COUNTER_MAX:
         raise ValueError(f"{name} must be in {low}..{COUNTER_MAX}")
@@ -706,16 +696,6 @@ cdef class Board:
         cdef int n = attacks_from(self.st.squares, SQUARE_OF[check_square(square)], found)
         return public_mask(found, n)
 
-    @property
-    def squares(self):
-        """The raw 16x16 board (256 piece ids) as a read-only memoryview of the live state.
-
-        Index row * 16 + column; rows 3..12 (3 = Black's back rank) and columns 3..11 are
-        on the board, 255 marks off-board entries, 0 an empty point, and a piece id is
-        16 + 16 * side + slot (see _core.pxd). It follows later pushes and pops.
-        """
-        return memoryview(_SquaresView(self))
-
     def divide(self, object depth):
         """perft split by root move: list of (from_square * 90 + to_square, count).
 
@@ -745,39 +725,6 @@ cdef class Board:
         finally:
             free(stack)
         return out
-
-
-cdef class _SquaresView:
-    # Exports one Board's squares[256] through the buffer protocol, read-only; the
-    # memoryview holds this object, which holds the Board, so the memory stays valid.
-    cdef Board board
-    cdef Py_ssize_t shape[1]
-    cdef Py_ssize_t strides[1]
-
-    def __cinit__(self, Board board not None):
-        self.board = board
-        self.shape[0] = 256
-        self.strides[0] = 1
-
-    def __getbuffer__(self, Py_buffer* view, int flags):
-        if flags & PyBUF_WRITABLE:
-            raise BufferError("Board.squares is read-only")
-        view.buf = <void*>self.board.st.squares
-        view.obj = self
-        view.len = 256
-        view.readonly = 1
-        view.itemsize = 1
-        view.format = NULL
-        if flags & PyBUF_FORMAT:
-            view.format = b"B"
-        view.ndim = 1
-        view.shape = self.shape
-        view.strides = self.strides
-        view.suboffsets = NULL
-        view.internal = NULL
-
-    def __releasebuffer__(self, Py_buffer* view):
-        pass
 
 
 # -- the legal-move view (python-chess's board.legal_moves), compiled ----------------

@@ -38,6 +38,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any, TypeVar, Union
 
+from ._checks import check_bool
 from .errors import OutputFileError
 
 __all__ = [
@@ -303,8 +304,7 @@ class ReplacingFile:
         what: str = "output",
         encoding: str = "utf-8",
     ) -> None:
-        if not isinstance(text, bool):
-            raise TypeError(f"text must be a bool, got {type(text).__name__}")
+        check_bool("text", text)
         if not isinstance(encoding, str):
             raise TypeError(f"encoding must be a str, got {type(encoding).__name__}")
         codecs.lookup(encoding)  # LookupError for an unknown encoding, before any file

@@ -65,8 +65,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     cdef PlyRecord* view = board.plies + board.null_base
     cdef MateSearch s
     cdef int line[MATE_MAX_PLIES + 1]
-    if not isinstance(checks_only, bool):
-        raise TypeError(f"checks_only must be True or False, got {type(checks_only).__name__}")
+    check_bool("checks_only", checks_only)
     if stop is not None and not isinstance(stop, threading.Event):
         raise TypeError(f"stop must be None or a threading.Event, got {type(stop).__name__}")
     if node_limit is not None:

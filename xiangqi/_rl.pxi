@@ -15,13 +15,7 @@ from xiangqi.core.movegen cimport generate_legal_moves, in_check
 from xiangqi.core.history cimport PlyRecord, push_ply
 from xiangqi.core.judge cimport count_occurrences
 from xiangqi.core.state cimport MAX_MOVES, BoardState, unmake_move
-from xiangqi.core.zobrist cimport (
-    key_after_move,
-    key_from_scratch,
-    piece_key,
-    public_square,
-    side_key,
-)
+from xiangqi.core.zobrist cimport key_from_scratch, side_key
 from xiangqi.core.rl cimport (
     ACTION_CODE,
     BASE_PLANES,
@@ -160,27 +154,6 @@ def legal_mask_batch(list boards not None, unsigned char[:, ::1] out not None):
                     out[i, actions[j]] = 1
     finally:
         free(states)
-
-
-def move_key_check(Board board not None):
-    """(from_square * 90 + to_square, key by hashing, key_after_move) of every legal move
-    of board: the constant Zobrist table's self-test (zobrist.pxd's piece_key hashes
-    with SplitMix64; key_after_move, used by every history, reads the table)."""
-    cdef int moves[MAX_MOVES]
-    cdef BoardState st = board.st
-    cdef int n = generate_legal_moves(&st, moves), j, mv, pc, cap
-    cdef unsigned long long key = key_from_scratch(st.squares, st.side), hashed
-    out = []
-    for j in range(n):
-        mv = moves[j]
-        pc = st.squares[mv & 255]
-        cap = st.squares[mv >> 8]
-        hashed = key ^ piece_key(pc, mv & 255) ^ piece_key(pc, mv >> 8) ^ side_key()
-        if cap:
-            hashed ^= piece_key(cap, mv >> 8)
-        out.append((public_square(mv & 255) * 90 + public_square(mv >> 8), hashed,
-                    key_after_move(key, pc, mv & 255, mv >> 8, cap)))
-    return out
 
 
 cdef inline int occurrences(const PlyRecord* plies, const unsigned int* tags, int lane,

@@ -8,8 +8,11 @@ from collections.abc import Iterable
 
 from .move import MOVES, Move
 
-# The core through position, whose import of it says how to build an unbuilt checkout.
-from .position import Position, _core
+# position first: its import of the core says how to build an unbuilt checkout.
+from .position import Position
+
+# isort: split
+from . import _core
 
 
 def generate_legal(position: Position) -> list[Move]:
@@ -46,7 +49,7 @@ def legal_moves_batch(positions: Iterable[Position | str]) -> tuple[memoryview, 
     return _core.legal_moves_batch(boards)
 
 
-def _elephanteye_locks(position: Position) -> tuple[int, int]:
+def elephanteye_locks(position: Position) -> tuple[int, int]:
     """ElephantEye's 32-bit book locks of position and of its left-right mirror image.
 
     For xiangqi.book (its public face is ``xiangqi.book.elephanteye_key``): computed in
@@ -56,7 +59,7 @@ def _elephanteye_locks(position: Position) -> tuple[int, int]:
     return _core.elephanteye_locks(position._board)
 
 
-def _legal_flags(position: Position, moves: bytes) -> bytes:
+def legal_flags(position: Position, moves: bytes) -> bytes:
     """One byte per move, 1 where it is legal in position (for xiangqi.book's probes).
 
     ``moves`` holds 2 bytes per move, little-endian ``from_square * 90 + to_square``; one

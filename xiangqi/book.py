@@ -81,7 +81,7 @@ from ._book_sqlite import (
 )
 from ._checks import check_bool, check_int
 from ._files import ReplacingFile, check_output
-from .batch import _elephanteye_locks, _legal_flags
+from .batch import elephanteye_locks, legal_flags
 from .errors import XiangqiError
 from .move import MOVES, Move
 from .position import Position
@@ -121,7 +121,7 @@ def elephanteye_key(position: Position) -> int:
     bytes). The counterpart of ``chess.polyglot.zobrist_hash``.
     """
     check_position(position)
-    return _elephanteye_locks(position)[0]
+    return elephanteye_locks(position)[0]
 
 
 def open_reader(path: PathLike) -> Reader:
@@ -315,7 +315,7 @@ class ElephantEyeReader(Reader):
         if tables is None:
             raise BookError(f"{self.path!r}: the reader is closed")
         by_lock, by_mirror, legal_cache = tables
-        lock, mirror = _elephanteye_locks(position)
+        lock, mirror = elephanteye_locks(position)
         mirrored = False
         found = by_lock.get(lock)
         if found is None:
@@ -331,7 +331,7 @@ class ElephantEyeReader(Reader):
                 found = by_mirror[mirror] = (image, _pack(image))
             lock, mirrored = mirror, True
         entries, moves = found
-        flags = _legal_flags(position, moves)
+        flags = legal_flags(position, moves)
         if minimum_weight == 1 and type(minimum_weight) is int and not exclude_moves:
             key = (mirrored, lock, flags)
             legal = legal_cache.get(key)
@@ -351,7 +351,7 @@ class ElephantEyeReader(Reader):
 
 
 def _pack(entries: tuple[Entry, ...]) -> bytes:
-    """The entries' moves as 2 bytes each, from_square * 90 + to_square (for _legal_flags)."""
+    """The entries' moves as 2 bytes each, from_square * 90 + to_square (for legal_flags)."""
     return b"".join(
         (e.move.from_square * 90 + e.move.to_square).to_bytes(2, "little") for e in entries
     )

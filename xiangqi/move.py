@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ._checks import check_int
 from .errors import InvalidMoveError
-from .squares import _SQUARE_OF_NAME, SQUARE_NAMES, quote
+from .squares import SQUARE_NAMES, SQUARE_OF_NAME, quote
 
 #: Square names with ranks 1..10, as Fairy-Stockfish's xiangqi writes them ("h10").
 _RANKS_1_TO_10 = re.compile(r"[a-i](?:10|[1-9])[a-i](?:10|[1-9])", re.IGNORECASE | re.ASCII)
@@ -60,8 +60,8 @@ class Move:
             raise TypeError(f"ICCS move text must be a str, got {type(text).__name__}")
         if text == "0000":
             return NULL_MOVE
-        frm = _SQUARE_OF_NAME.get(text[:2]) if len(text) == 4 else None
-        to = _SQUARE_OF_NAME.get(text[2:]) if frm is not None else None
+        frm = SQUARE_OF_NAME.get(text[:2]) if len(text) == 4 else None
+        to = SQUARE_OF_NAME.get(text[2:]) if frm is not None else None
         if frm is None or to is None:
             raise InvalidMoveError(
                 f"expected ICCS move text of two squares a0..i9 such as 'h2e2', got "

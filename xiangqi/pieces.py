@@ -90,7 +90,7 @@ class Piece:
     @classmethod
     def from_code(cls, code: int) -> Piece:
         """Piece of a core code 1..14 (0, empty, and anything else is refused)."""
-        return _PIECES[check_int("code", code, 1, 14) - 1]
+        return PIECES[check_int("code", code, 1, 14) - 1]
 
     def symbol(self) -> str:
         """FEN letter: upper case for Red, lower case for Black."""
@@ -112,4 +112,4 @@ class Piece:
         return self.symbol()
 
 
-_PIECES = tuple(Piece(Color(c), PieceType(t)) for c in range(2) for t in range(7))
+PIECES = tuple(Piece(Color(c), PieceType(t)) for c in range(2) for t in range(7))

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 try:
-    from . import _core as _core  # re-exported for xiangqi.batch
+    from . import _core
 except ImportError as exc:  # a source checkout whose compiled core was never built
     import os as _os
 
@@ -38,8 +38,8 @@ from .fen import (
     side_in_check_error,
 )
 from .move import MOVES, NULL_MOVE, Move
-from .pieces import _PIECES, Color, Piece, PieceType
-from .squares import SQUARE_NAMES, SquareSet, _square_set, check_square, quote
+from .pieces import PIECES, Color, Piece, PieceType
+from .squares import SQUARE_NAMES, SquareSet, check_square, quote, square_set
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -275,7 +275,7 @@ class Position(_core.PositionBase, ChessNames):
         while at >= 0:
             mask |= 1 << at
             at = codes.find(code, at + 1)
-        return _square_set(mask)
+        return square_set(mask)
 
     # -- what the rules forbid (python-chess's status() and is_valid()) --------------
 
@@ -301,12 +301,12 @@ class Position(_core.PositionBase, ChessNames):
         """The piece on a public square (0..89), or None if it is empty."""
         # The core checks a plain int's range itself; anything else is converted first.
         code = self._board.piece_at(square if type(square) is int else check_square(square))
-        return _PIECES[code - 1] if code else None
+        return PIECES[code - 1] if code else None
 
     def piece_map(self) -> dict[int, Piece]:
         """Every piece by public square (0..89)."""
         codes = self._board.codes()
-        return {sq: _PIECES[c - 1] for sq, c in enumerate(codes) if c}
+        return {sq: PIECES[c - 1] for sq, c in enumerate(codes) if c}
 
     def king(self, color: Color) -> int | None:
         """Public square (0..89) of the king of color (RED or BLACK), None if it has none
@@ -625,7 +625,7 @@ class Position(_core.PositionBase, ChessNames):
         # runs no Python check and builds the SquareSet from the core's bit mask.
         if type(color) is not Color:
             color = check_enum("color", color, Color)
-        return _square_set(
+        return square_set(
             self._board.attackers_mask(
                 color, square if type(square) is int else check_square(square)
             )
@@ -645,7 +645,7 @@ class Position(_core.PositionBase, ChessNames):
         first screen up to the next piece, not the empty points it could move to. Empty
         for an empty square.
         """
-        return _square_set(
+        return square_set(
             self._board.attacks_mask(square if type(square) is int else check_square(square))
         )
 

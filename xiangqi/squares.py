@@ -17,7 +17,7 @@ RANK_NAMES = "0123456789"
 
 #: Name of every square, indexed by square number: SQUARE_NAMES[4] == "e0".
 SQUARE_NAMES: tuple[str, ...] = tuple(f + r for r in RANK_NAMES for f in FILE_NAMES)
-_SQUARE_OF_NAME = {name: i for i, name in enumerate(SQUARE_NAMES)}
+SQUARE_OF_NAME = {name: i for i, name in enumerate(SQUARE_NAMES)}
 
 #: Every square number, 0..89 (python-chess's ``chess.SQUARES``), in order: a0, b0, ... i9.
 SQUARES: list[int] = list(range(90))
@@ -71,7 +71,7 @@ def parse_square(name: str) -> int:
     """
     if not isinstance(name, str):
         raise TypeError(f"square name must be a str, got {type(name).__name__}")
-    found = _SQUARE_OF_NAME.get(name)
+    found = SQUARE_OF_NAME.get(name)
     if found is None:
         raise ValueError(f"expected a square name a0..i9, got {quote(name)}")
     return found
@@ -132,7 +132,7 @@ class SquareSet(Set[int]):
 _new_set = object.__new__
 
 
-def _square_set(mask: int) -> SquareSet:
+def square_set(mask: int) -> SquareSet:
     """A SquareSet of a mask already known to fit in 90 bits (no checks: for the core's)."""
     out: SquareSet = _new_set(SquareSet)
     out._mask = mask

@@ -244,11 +244,14 @@ cdef inline int xq_move(int frm, int to) noexcept nogil:
 
 cdef inline int xq_set_position(xq_board* b, object position) except -1:
     # Copy a xiangqi.Position's board and side to move into b. TypeError if position is
-    # no Position. (The Position keeps its own board; b is a copy.)
+    # no Position or holds no board. (The Position keeps its own board; b is a copy.)
     import xiangqi
     if not isinstance(position, xiangqi.Position):
         raise TypeError(f"xq_set_position takes a xiangqi.Position, got {type(position).__name__}")
-    cdef Board board = position._board
+    cdef object inner = position._board
+    if not isinstance(inner, Board):     # a Position whose _board was replaced (None...)
+        raise TypeError(f"xq_set_position: the Position holds no board ({type(inner).__name__})")
+    cdef Board board = <Board>inner
     memcpy(b, &board.st, sizeof(BoardState))
     return 0
 
@@ -264,11 +267,15 @@ cdef inline int xq_history_keys(object position, uint64_t* keys, int capacity) e
     # The Zobrist keys of the position's game, oldest first, the current position last
     # (Position's root, then one per pushed move), into keys; at most `capacity` (the
     # latest ones); returns how many. With xq_is_repetition a search sees repetitions of
-    # positions played before its root.
+    # positions played before its root. capacity <= 0: returns 0 and writes nothing.
+    # TypeError if position is no Position or holds no board.
     import xiangqi
     if not isinstance(position, xiangqi.Position):
         raise TypeError(f"xq_history_keys takes a xiangqi.Position, got {type(position).__name__}")
-    cdef Board board = position._board
+    cdef object inner = position._board
+    if not isinstance(inner, Board):     # a Position whose _board was replaced (None...)
+        raise TypeError(f"xq_history_keys: the Position holds no board ({type(inner).__name__})")
+    cdef Board board = <Board>inner
     cdef int total = board.nply + 1, first, i
     if capacity <= 0:
         return 0

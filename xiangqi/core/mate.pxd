@@ -39,7 +39,8 @@
 # Repetition: the line is the game's history since the last capture (plies 0..root - 1,
 # filled by the boundary), then the search's moves from the root. A move that returns
 # to a position of the line is judged by judge_return as the rules judge repetitions
-# (docs/game-end.md): the game ends at a position's third occurrence, ruled on the span
+# (the site's page "How games end: the two rule books", docs/game-end.md): the game
+# ends at a position's third occurrence, ruled on the span
 # since the first of the three; a one-sided perpetual check loses (both rule sets: Asian
 # rules; CXA 1999 26.1), anything else the search calls a draw (chases are not judged).
 #   - The defender may not hold by a one-sided perpetual check: a move that closes a

@@ -64,7 +64,13 @@ cdef enum:
     TRUNCATED = 4               # max_plies reached with the game undecided
 
 # The tables live in verbatim C so this room owns them; init_rl_tables() fills them
-# once at import, from geometry, and they are read-only after.
+# once at import, from geometry, and they are read-only after. Why not const tables made
+# by the compiler (as tables.pxd's and zobrist.pxd's): the action numbering is a running
+# count over the 8,100 (from, to) pairs that piece_can_go accepts, which the C
+# preprocessor cannot number; a generated 8,100-entry literal would be a second source of
+# the geometry. They are written only by init_rl_tables, once, before any Python code can
+# reach the RL boundary (the module's import runs it), and nothing writes them after:
+# STYLE.md's "nothing mutable at module level" is kept in behaviour, not by the type.
 cdef extern from *:
     """
     /* view square * 90 + view square -> action index, -1 if no piece could make it */

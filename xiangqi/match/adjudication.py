@@ -12,7 +12,7 @@ from ..errors import XiangqiError
 from ..pieces import Color
 from ..position import Position
 from ..rules import Rules, check_rules
-from ._text import _DIGITS, _INT, _words
+from ._text import DIGITS, INT, split_words
 
 #: A game still running after this many plies (both sides' moves) is adjudicated a draw.
 DEFAULT_MAX_PLIES = 300
@@ -72,12 +72,12 @@ class Adjudication:
         "movecount=3 score=600 twosided=true" (kind "resign")."""
         keys = ("movenumber", "movecount", "score") if kind == "draw" else ("movecount", "score")
         out: dict[str, Any] = {}
-        for word in _words(text, f"--{kind} settings"):
+        for word in split_words(text, f"--{kind} settings"):
             key, sep, value = word.partition("=")
             if kind == "resign" and key == "twosided" and value.lower() in ("true", "false"):
                 out["resign_two_sided"] = value.lower() == "true"
                 continue
-            if not sep or key not in keys or len(value) > _DIGITS or not _INT.fullmatch(value):
+            if not sep or key not in keys or len(value) > DIGITS or not INT.fullmatch(value):
                 raise XiangqiError(
                     f"--{kind} takes {', '.join(k + '=N' for k in keys)}"
                     + (" and twosided=true|false" if kind == "resign" else "")
@@ -100,7 +100,7 @@ def adjudicate(
     threats and the mixed cycles), the move rule, insufficient material); a game longer
     than max_plies plies is a draw by adjudication.
     """
-    return _ruling(pos, max_plies, check_rules(rules))
+    return ruling_now(pos, max_plies, check_rules(rules))
 
 
 #: Each rule set's name as the core's own constant (interned): checked once, when an
@@ -108,7 +108,7 @@ def adjudicate(
 _RULE_NAMES = {member: sys.intern(str(member.value)) for member in Rules}
 
 
-def _ruling(pos: Position, max_plies: int | None, rules: Rules) -> GameOver | None:
+def ruling_now(pos: Position, max_plies: int | None, rules: Rules) -> GameOver | None:
     """adjudicate() for a rules already checked (the runner's, on every ply)."""
     outcome = pos.outcome(rules=_RULE_NAMES[rules])
     if outcome is not None:
@@ -122,16 +122,16 @@ def _ruling(pos: Position, max_plies: int | None, rules: Rules) -> GameOver | No
     return None
 
 
-def _loss_for(side: Color) -> str:
+def loss_for(side: Color) -> str:
     return "0-1" if side == Color.RED else "1-0"
 
 
-_SIDE_NAME = {Color.RED: "Red", Color.BLACK: "Black"}
+SIDE_NAME = {Color.RED: "Red", Color.BLACK: "Black"}
 #: Centipawns that stand for a mate score in the adjudication rules.
 _MATE_CP = 100_000
 
 
-def _score_cp(score: PovScore | None, side: Color) -> int | None:
+def score_cp(score: PovScore | None, side: Color) -> int | None:
     if score is None:
         return None
     own = score.pov(side)
@@ -141,7 +141,7 @@ def _score_cp(score: PovScore | None, side: Color) -> int | None:
     return own.score()
 
 
-def _score_comment(score: PovScore | None, side: Color, depth: object, seconds: float) -> str:
+def score_comment(score: PovScore | None, side: Color, depth: object, seconds: float) -> str:
     """cutechess's move comment: score in pawns from the mover's side, depth, time."""
     text = "?"
     if score is not None:
@@ -156,7 +156,7 @@ def _score_comment(score: PovScore | None, side: Color, depth: object, seconds: 
     return f"{text} {seconds:.2f}s"
 
 
-def _by_score(
+def by_score(
     rules: Adjudication, scores: list[int | None], mover: Color, plies: int
 ) -> GameOver | None:
     """A draw or resignation by the engines' scores (mover's view, one per engine move),
@@ -172,9 +172,9 @@ def _by_score(
             )
             if not rules.resign_two_sided or agreed:
                 return GameOver(
-                    _loss_for(mover),
+                    loss_for(mover),
                     "adjudication",
-                    f"{_SIDE_NAME[mover]} resigns: score <= -{rules.resign_score} cp for "
+                    f"{SIDE_NAME[mover]} resigns: score <= -{rules.resign_score} cp for "
                     f"{rules.resign_count} moves",
                 )
     if rules.draw_count and (plies + 1) // 2 >= rules.draw_move:

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from .._checks import _show, check_bool, check_int
+from .._checks import check_bool, check_int, show
 from .._files import PathArg
 from ..engine import Limit
 from ..errors import XiangqiError
@@ -30,7 +30,7 @@ from .output import run_to_files
 from .resume import check_records, kept_games, read_results
 from .runner import MatchResult, Runner, run_local
 from .settings import DEFAULT_RAY_RETRIES, MatchSettings
-from .spec import EngineSpec, _with_each
+from .spec import EngineSpec, with_each
 from .stats import SPRT
 from .timecontrol import DEFAULT_TC, TimeControl
 
@@ -257,7 +257,7 @@ def _check_names(names: object) -> tuple[str, str]:
     if not (
         isinstance(names, tuple) and len(names) == 2 and all(isinstance(n, str) for n in names)
     ):
-        raise TypeError(f"names must be a pair of texts, got {_show(names)}")
+        raise TypeError(f"names must be a pair of texts, got {show(names)}")
     return names[0], names[1]
 
 
@@ -287,7 +287,7 @@ def _field(
     if kind is not None and (isinstance(value, bool) or not isinstance(value, kind)):
         names = kind if isinstance(kind, tuple) else (kind,)
         expected = " or ".join(_JSON_NAMES.get(k, k.__name__) for k in names)
-        raise XiangqiError(f"field {prefix + key!r} is {_show(value)}, expected {expected}")
+        raise XiangqiError(f"field {prefix + key!r} is {show(value)}, expected {expected}")
     return value
 
 
@@ -347,7 +347,7 @@ def prepare_match(
     chosen = match_settings(engines, {"games": games, "limit": limit}, settings, options)
     each = chosen.each
     specs = [
-        EngineSpec.parse(e, each) if isinstance(e, str) else _with_each(e, each)
+        EngineSpec.parse(e, each) if isinstance(e, str) else with_each(e, each)
         for e in chosen.engines
     ]
     total = chosen.total

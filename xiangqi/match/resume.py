@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .._checks import _show
+from .._checks import show
 from ..errors import XiangqiError
 from ._inputs import read_input
 
@@ -113,7 +113,7 @@ def read_results(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> R
         span = decoder.spans.get(id(record)) if isinstance(record, dict) else None
         if span is None:
             raise XiangqiError(
-                f"{name!r}: game record {n + 1} is {_show(record)}, expected a JSON object"
+                f"{name!r}: game record {n + 1} is {show(record)}, expected a JSON object"
             )
         start, end = span
         where = {"": line_of(start)}
@@ -149,7 +149,7 @@ def check_records(
             raise XiangqiError(f"{origin}{place}: field {field!r} {problem}")
 
         if not isinstance(record, Mapping):
-            fail("", f"is not a game record: {_show(record)}")
+            fail("", f"is not a game record: {show(record)}")
         for field in REQUIRED_FIELDS:
             if field not in record:
                 fail(field, "is missing")
@@ -157,30 +157,31 @@ def check_records(
         game = _whole(record["game"])
         if game is None or game < 1 or (total is not None and game > total):
             span = "1.." + ("" if total is None else str(total))
-            fail("game", f"is {_show(record['game'])}, expected a game number {span}")
+            fail("game", f"is {show(record['game'])}, expected a game number {span}")
         round_ = (game + 1) // 2
         if _whole(record["round"]) != round_:
             fail(
-                "round", f"is {_show(record['round'])}, expected {(game + 1) // 2} (game {game}'s)"
+                "round",
+                f"is {show(record['round'])}, expected {(game + 1) // 2} (game {game}'s)",
             )
         if record["result"] not in RESULTS:
-            fail("result", f"is {_show(record['result'])}, expected one of {', '.join(RESULTS)}")
+            fail("result", f"is {show(record['result'])}, expected one of {', '.join(RESULTS)}")
         for field in TEXT_FIELDS:
             if field in record and not isinstance(record[field], str):
-                fail(field, f"is {_show(record[field])}, expected text")
+                fail(field, f"is {show(record[field])}, expected text")
         for field, low in (("plies", 0), ("attempt", 1)):
             count = _whole(record.get(field, low))
             if count is None or count < low:
-                fail(field, f"is {_show(record[field])}, expected a whole number from {low}")
+                fail(field, f"is {show(record[field])}, expected a whole number from {low}")
         if "opening" in record:
             opening = record["opening"]
             if opening is not None and (_whole(opening) is None or opening < 0):
-                fail("opening", f"is {_show(opening)}, expected an opening's index or null")
+                fail("opening", f"is {show(opening)}, expected an opening's index or null")
             expected = opening if plan is None else plan.openings.index(round_ - 1)
             if opening != expected:
                 fail(
                     "opening",
-                    f"is {_show(opening)}, but the match plays {_show(expected)} in round {round_}",
+                    f"is {show(opening)}, but the match plays {show(expected)} in round {round_}",
                 )
         if game in seen:
             fail("game", f"is {game}, a game that appears twice ({seen[game]})")
@@ -237,8 +238,8 @@ def kept_games(
         number_ok = tag.isascii() and tag.isdigit() and len(tag) <= 18
         if parsed.tags.get("Event") != event or not (number_ok and 1 <= int(tag) <= rounds):
             raise XiangqiError(
-                f"{shown}: game {number} (Event {_show(parsed.tags.get('Event'))}, Round "
-                f"{_show(tag)}) is not a game of this match (Event {_show(event)}, "
+                f"{shown}: game {number} (Event {show(parsed.tags.get('Event'))}, Round "
+                f"{show(tag)}) is not a game of this match (Event {show(event)}, "
                 f"rounds 1..{rounds})"
             )
         by_round.setdefault(str(int(tag)), []).append((parsed.to_pgn() + "\n", parsed.tags))
@@ -259,8 +260,8 @@ def kept_games(
                 if side in record and tags.get(side.capitalize()) != record[side]:
                     raise XiangqiError(
                         f"{shown}: round {round_}'s game {record['game']} has "
-                        f"{side.capitalize()} {_show(tags.get(side.capitalize()))}, its record "
-                        f"{_show(record[side])}"
+                        f"{side.capitalize()} {show(tags.get(side.capitalize()))}, its record "
+                        f"{show(record[side])}"
                     )
             kept[int(record["game"]) - 1] = text_of
     return kept

@@ -23,15 +23,15 @@ from ..pgn import Game, read_game
 from ..position import Position
 from ..rules import check_rules
 from .adjudication import (
-    _SIDE_NAME,
     DEFAULT_MAX_PLIES,
+    SIDE_NAME,
     Adjudication,
     GameOver,
-    _by_score,
-    _loss_for,
-    _ruling,
-    _score_comment,
-    _score_cp,
+    by_score,
+    loss_for,
+    ruling_now,
+    score_comment,
+    score_cp,
 )
 from .openings import Opening
 from .spec import EngineSpec
@@ -83,14 +83,14 @@ def play_game(
     engines = (red, black)
     ruled = check_rules(rules.rules)  # once: each ply's ruling takes it as it is
     while True:
-        over = _ruling(pos, rules.max_plies, ruled)
+        over = ruling_now(pos, rules.max_plies, ruled)
         if over is not None:
             break
         if stop is not None and stop.is_set():
             over = GameOver("*", "abandoned", "the match was stopped")
             break
         side = pos.turn
-        name = _SIDE_NAME[side]
+        name = SIDE_NAME[side]
         tc = tcs[side]
         own = clocks[side]
         allowed: float | None = None  # seconds before the move is lost on time
@@ -105,35 +105,33 @@ def play_game(
                 pos, limit_now, timeout=None if allowed is None else allowed + time_margin
             )
         except EngineTerminatedError as exc:
-            over = GameOver(_loss_for(side), "abandoned", f"{name} engine exited: {exc}", side)
+            over = GameOver(loss_for(side), "abandoned", f"{name} engine exited: {exc}", side)
             break
         except EngineError as exc:
             elapsed = time.monotonic() - began
             if allowed is not None and elapsed >= allowed + time_margin:
                 over = GameOver(
-                    _loss_for(side), "time forfeit", f"{name} loses on time ({exc})", side
+                    loss_for(side), "time forfeit", f"{name} loses on time ({exc})", side
                 )
             else:
                 over = GameOver(
-                    _loss_for(side), "rules infraction", f"{name} engine failed: {exc}", side
+                    loss_for(side), "rules infraction", f"{name} engine failed: {exc}", side
                 )
             break
         elapsed = time.monotonic() - began
         if allowed is not None and elapsed > allowed + time_margin:
             over = GameOver(
-                _loss_for(side),
+                loss_for(side),
                 "time forfeit",
                 f"{name} loses on time: {elapsed:.3f} s used, {allowed:.3f} s left",
                 side,
             )
             break
         if played.resigned:
-            over = GameOver(_loss_for(side), "normal", f"{name} resigns")
+            over = GameOver(loss_for(side), "normal", f"{name} resigns")
             break
         if played.move is None:
-            over = GameOver(
-                _loss_for(side), "rules infraction", f"{name} engine sent no move", side
-            )
+            over = GameOver(loss_for(side), "rules infraction", f"{name} engine sent no move", side)
             break
         if own is not None:
             # An overrun within the margin costs the clock what was left, not more.
@@ -148,15 +146,15 @@ def play_game(
             clocks[side] = left
         pos.push(played.move)  # the engine client has checked it is legal
         score = played.info.get("score")
-        game.add_move(played.move, _score_comment(score, side, played.info.get("depth"), elapsed))
-        scores.append(_score_cp(score, side))
-        over = _by_score(rules, scores, side, len(pos.move_stack))
+        game.add_move(played.move, score_comment(score, side, played.info.get("depth"), elapsed))
+        scores.append(score_cp(score, side))
+        over = by_score(rules, scores, side, len(pos.move_stack))
         if over is not None:
             break
     game.tags["Result"] = over.result
     game.tags["Termination"] = over.termination
     game.tags["Rules"] = str(rules.rules)  # the rule set the library's rulings used
-    last = game.end_node()
+    last = game.end()
     last.comment = f"{last.comment}; {over.reason}" if last.comment else over.reason
     return game, over
 

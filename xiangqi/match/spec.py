@@ -9,10 +9,10 @@ import shutil
 from collections.abc import Mapping
 from typing import Any
 
-from .._checks import _show, check_real
+from .._checks import check_real, show
 from ..engine import SimpleEngine
 from ..errors import XiangqiError
-from ._text import _number, _words
+from ._text import parse_number, split_words
 from .timecontrol import TimeControl
 
 #: Seconds allowed for an engine's handshake and commands without a search.
@@ -61,7 +61,7 @@ class EngineSpec:
         """Read key=value words (``name=weak cmd=PATH 'option.Skill Level=0' tc=10+0.1``),
         quoted as a shell would, with each's settings under them; or a command line, with an
         optional "ucci:"/"uci:" prefix for the protocol."""
-        words = _words(text, "engine settings")
+        words = split_words(text, "engine settings")
         first = words[0].partition("=")[0] if words else ""
         keyed = first in _SPEC_KEYS or first.startswith("option.")
         if not keyed:
@@ -70,11 +70,11 @@ class EngineSpec:
                 if text.startswith(prefix):
                     protocol, text = prefix[:-1], text[len(prefix) :]
                     break
-            argv = _words(text, "engine command")
+            argv = split_words(text, "engine command")
             if not argv:
                 raise XiangqiError(f"engine command is empty: {text!r}")
             words = [f"cmd={argv[0]}", *(f"arg={a}" for a in argv[1:]), f"proto={protocol}"]
-        shared = _words(each, "--each settings") if each else []
+        shared = split_words(each, "--each settings") if each else []
         for word in shared:
             if word.partition("=")[0] in ("cmd", "arg", "name"):
                 raise XiangqiError(f"{word.partition('=')[0]}= belongs to one engine: {each!r}")
@@ -105,7 +105,7 @@ class EngineSpec:
             raise XiangqiError(f"engine settings need cmd=PROGRAM: {text!r}")
         timeout = DEFAULT_ENGINE_TIMEOUT
         if "timeout" in settings:
-            timeout = _number(settings["timeout"], "timeout", text)
+            timeout = parse_number(settings["timeout"], "timeout", text)
             if not timeout > 0:
                 raise XiangqiError(f"timeout must be more than 0 seconds: {text!r}")
         return cls(
@@ -159,17 +159,17 @@ class EngineSpec:
         command = data["command"]
         if not isinstance(command, list) or not all(isinstance(a, str) for a in command):
             raise XiangqiError(
-                f"engine description: field 'command' is {_show(command)}, expected a list of texts"
+                f"engine description: field 'command' is {show(command)}, expected a list of texts"
             )
         for field in ("name", "dir", "tc", "proto"):
             value = data.get(field)
             if value is not None and not isinstance(value, str):
                 raise XiangqiError(
-                    f"engine description: field {field!r} is {_show(value)}, expected text or null"
+                    f"engine description: field {field!r} is {show(value)}, expected text or null"
                 )
         if not isinstance(data.get("options", {}), Mapping):
             raise XiangqiError(
-                f"engine description: field 'options' is {_show(data['options'])}, "
+                f"engine description: field 'options' is {show(data['options'])}, "
                 "expected an object"
             )
         try:
@@ -198,7 +198,7 @@ class EngineSpec:
         return shutil.which(program)
 
 
-def _with_each(spec: EngineSpec, each: str) -> EngineSpec:
+def with_each(spec: EngineSpec, each: str) -> EngineSpec:
     if not each:
         return spec
     shared = EngineSpec.parse(f"cmd={shlex.quote(spec.command[0])} {each}")

@@ -11,7 +11,7 @@ from .._checks import check_int, check_real
 from ..engine import Limit
 from ..errors import XiangqiError
 from ..pieces import Color
-from ._text import _CLOCK, _count, _number
+from ._text import CLOCK, parse_count, parse_number
 
 #: Time control used when no engine names one (the command line's old default).
 DEFAULT_TC = "depth=6"
@@ -71,14 +71,14 @@ class TimeControl:
         for word in words:
             key, sep, value = word.partition("=")
             if not sep:
-                clock = _CLOCK.fullmatch(word)
+                clock = CLOCK.fullmatch(word)
                 if clock is None:
                     raise XiangqiError(
                         "time control must be moves/seconds+increment (40/60+0.6, 10+0.1), "
                         f"st=S, depth=N, nodes=N or movetime=MS; got {word!r} in {text!r:.100}"
                     )
                 if clock[1] is not None:
-                    fields["moves"] = _count(clock[1], "moves per period", text)
+                    fields["moves"] = parse_count(clock[1], "moves per period", text)
                 fields["seconds"] = float(clock[2])
                 if not fields["seconds"] > 0:
                     raise XiangqiError(f"a clock needs more than 0 seconds: {text!r:.100}")
@@ -93,13 +93,13 @@ class TimeControl:
                     if v is not None and not (k == "increment" and inner.seconds is None)
                 )
             elif key == "st":
-                fields["movetime"] = _number(value, "st", text)
+                fields["movetime"] = parse_number(value, "st", text)
                 if not fields["movetime"] > 0:
                     raise XiangqiError(f"st must be more than 0 seconds, got {text!r:.100}")
             elif key == "movetime":
-                fields["movetime"] = _count(value, "movetime (ms)", text) / 1000
+                fields["movetime"] = parse_count(value, "movetime (ms)", text) / 1000
             elif key in ("depth", "nodes"):
-                fields[key] = _count(value, key, text)
+                fields[key] = parse_count(value, key, text)
             else:
                 raise XiangqiError(
                     "time control must be moves/seconds+increment (40/60+0.6, 10+0.1), "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from .._checks import check_int
 from .._words import counted
 from ..errors import IllegalMoveError, InvalidFenError, XiangqiError
 from ..fen import START_FEN
@@ -91,16 +92,12 @@ class GameNode:
         """The last node of the main line from here (python-chess's ``end()``).
 
         ``game.end().board()`` is the final position; ``game.end().add_variation(m)``
-        continues the game. (Up to 0.1.x, Game.end() returned that Position.)
+        continues the game.
         """
         node: GameNode = self
         while node.variations:
             node = node.variations[0]
         return node
-
-    def end_node(self) -> GameNode:
-        """The last node of the main line from here: the same as end()."""
-        return self.end()
 
     def mainline(self) -> Iterator[ChildNode]:
         """The main-line nodes after this one, in order."""
@@ -127,15 +124,15 @@ class GameNode:
         return self.parent is None or self.parent.variations[0] is self
 
     def _index(self, move: Move | int | GameNode) -> int:
-        if isinstance(move, int) and not isinstance(move, bool):
-            if not 0 <= move < len(self.variations):
-                raise IndexError(f"variation index {move} out of range")
-            return move
+        if not isinstance(move, (Move, GameNode)):
+            # An index by _checks' rule (a NumPy integer is one, bool is not).
+            index = check_int("variation index", move)
+            if not 0 <= index < len(self.variations):
+                raise IndexError(f"variation index {index} out of range")
+            return index
         for i, child in enumerate(self.variations):
             if child is move or child.move == move:
                 return i
-        if not isinstance(move, (Move, GameNode)):
-            raise TypeError(f"expected a Move, a node or an index, got {type(move).__name__}")
         raise KeyError(f"no variation {move} here")
 
     def variation(self, move: Move | int | GameNode) -> ChildNode:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, NamedTuple, Union
 
+from .._checks import check_bool
 from .._files import OutputFileError, check_output, file_id, replace_file
 from .._words import counted, format_name
 from ..errors import XiangqiError
@@ -418,8 +419,7 @@ def convert(
     in_fmt = find_format(from_format) if from_format is not None else None
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, got {type(progress).__name__}")
-    if not isinstance(recursive, bool):
-        raise TypeError(f"recursive must be a bool, got {type(recursive).__name__}")
+    check_bool("recursive", recursive)
 
     # The files to read, listed before anything is written (the temporary output file is
     # made later, so it is never listed).

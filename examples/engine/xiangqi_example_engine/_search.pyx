@@ -122,6 +122,9 @@ cdef class Searcher:
     cdef double deadline
     cdef int stopped
     cdef int root_best
+    cdef long long node_limit   # 0: none
+    cdef int root_only[XQ_MAX_MOVES]    # searchmoves: the root moves allowed
+    cdef int nroot_only         # 0: every legal move
 
     def __cinit__(self):
         self.mask = (1 << TT_BITS) - 1
@@ -164,17 +167,32 @@ cdef class Searcher:
             n = perft_api(&self.board, depth)
         return n
 
-    def search(self, int depth, double seconds, object info=None):
+    def search(self, int depth, double seconds, object info=None, object root_moves=None,
+               long long nodes=0):
         """Iterative deepening to depth (1..64) or for seconds (<= 0: no limit);
         info(depth, score, nodes, seconds, best public move) after each finished depth.
+        root_moves: (from_square, to_square) public pairs the root may play (UCI's
+        searchmoves; the legal ones count, None or none legal: every move); nodes > 0
+        stops the search after about that many nodes (UCI's go nodes).
         Returns (from_square, to_square) in public squares, or None with no legal move."""
         cdef int moves[XQ_MAX_MOVES]
-        cdef int d, score = 0, best = 0
+        cdef int d, n, i, score = 0, best = 0
         cdef double start = now()
         if depth < 1 or depth > 64:
             raise ValueError(f"depth must be 1..64, got {depth}")
-        if xq_generate(&self.board, moves) == 0:
+        n = xq_generate(&self.board, moves)
+        if n == 0:
             return None
+        self.nroot_only = 0
+        if root_moves is not None:
+            wanted = set(root_moves)
+            for i in range(n):
+                if (xq_public(xq_from(moves[i])), xq_public(xq_to(moves[i]))) in wanted:
+                    self.root_only[self.nroot_only] = moves[i]
+                    self.nroot_only += 1
+            if self.nroot_only:
+                moves[0] = self.root_only[0]
+        self.node_limit = nodes if nodes > 0 else 0
         self.nodes = 0
         self.stopped = 0
         self.deadline = start + seconds if seconds > 0 else 1e300
@@ -198,6 +216,9 @@ cdef class Searcher:
     cdef bint out_of_time(self) noexcept nogil:
         if self.stopped:
             return 1
+        if self.node_limit and self.nodes >= self.node_limit:
+            self.stopped = 1
+            return 1
         if (self.nodes & 1023) == 0 and now() > self.deadline:
             self.stopped = 1
         return self.stopped
@@ -206,6 +227,10 @@ cdef class Searcher:
         cdef int moves[XQ_MAX_MOVES]
         cdef int n = xq_generate(&self.board, moves), i, mv, cap, score
         cdef int alpha = -INF, beta = INF
+        if self.nroot_only:
+            n = self.nroot_only
+            for i in range(n):
+                moves[i] = self.root_only[i]
         cdef uint64_t key = self.keys[self.nkeys_root - 1]
         cdef Entry* e = &self.table[key & self.mask]
         order(&self.board, moves, n, e.move if e.key == key else 0)
@@ -327,12 +352,18 @@ cdef class Searcher:
                 return -MATE + ply
             best = -INF
         else:
+            # Standing pat is no option for a side with no legal move: it has lost
+            # (困毙). A side with a capture has a move, so count only when needed.
             best = evaluate(&self.board)
             if best >= beta:
+                if xq_count_legal(&self.board) == 0:
+                    return -MATE + ply
                 return best
+            n = xq_generate_captures(&self.board, moves)
+            if n == 0 and xq_count_legal(&self.board) == 0:
+                return -MATE + ply
             if best > alpha:
                 alpha = best
-            n = xq_generate_captures(&self.board, moves)
         order(&self.board, moves, n, 0)
         for i in range(n):
             mv = moves[i]
