@@ -8,9 +8,8 @@ xiangqi._core.
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 try:
     from . import _core
@@ -25,8 +24,9 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
     ) from exc
 from ._checks import check_bool, check_enum, check_int
 from ._chess_names import ChessNames
+from ._mate_search import MateSearch
 from ._reasons import lower_rank_hint, movement_reason
-from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached
+from .errors import IllegalMoveError, InvalidFenError
 from .fen import (
     START_FEN,
     Status,
@@ -37,7 +37,7 @@ from .fen import (
     placement_status,
     side_in_check_error,
 )
-from .move import MOVES, NULL_MOVE, Move
+from .move import MOVE_OF_CODE, MOVES, Move
 from .pieces import PIECES, Color, Piece, PieceType
 from .squares import SQUARE_NAMES, SquareSet, check_square, quote, square_set
 
@@ -50,11 +50,6 @@ _P = TypeVar("_P", bound="Position")
 #: writes larger counters as this, so that every FEN this library writes loads again.
 MAX_COUNTER = 999_999_999
 
-#: MOVES typed for the codes the core returns: those of real moves (from != to), whose
-#: entries are never None, and 0, which the history uses for a null move (see
-#: Board.push_null). A copy of MOVES with Move.null() at 0, made once here.
-_MOVE_OF = cast("list[Move]", list(MOVES))
-_MOVE_OF[0] = NULL_MOVE
 #: Color by the core's side number (a tuple lookup, cheaper than Color(side)).
 _COLORS = (Color.RED, Color.BLACK)
 
@@ -154,7 +149,7 @@ class PseudoLegalMoveView(functools.partial[list[Move]]):
         raise TypeError("a PseudoLegalMoveView is not picklable; pickle its Position")
 
 
-class Position(_core.PositionBase, ChessNames):
+class Position(_core.PositionBase, ChessNames, MateSearch):
     """A xiangqi position: pieces, side to move, counters, and the moves pushed so far.
 
     ``Position()`` is the start position; ``Position(fen)`` any other. Invalid
@@ -464,12 +459,12 @@ class Position(_core.PositionBase, ChessNames):
 
     def peek(self) -> Move:
         """The last pushed move; IndexError if there is none."""
-        return _MOVE_OF[self._board.peek()]
+        return MOVE_OF_CODE[self._board.peek()]
 
     @property
     def move_stack(self) -> list[Move]:
         """The moves pushed and not popped, oldest first (a new list)."""
-        return [_MOVE_OF[code] for code in self._board.moves()]
+        return [MOVE_OF_CODE[code] for code in self._board.moves()]
 
     def _king_gone(self) -> str:
         """Why no move is legal when a king was taken (a from_diagram position), else ''."""
@@ -520,57 +515,6 @@ class Position(_core.PositionBase, ChessNames):
     def is_stalemate(self) -> bool:
         """Not in check but no legal move (困毙): in xiangqi this also loses."""
         return not self.is_check() and not self.has_legal_moves()
-
-    def find_mate(
-        self,
-        max_plies: int,
-        *,
-        checks_only: bool = False,
-        node_limit: int | None = None,
-        stop: threading.Event | None = None,
-        hash_mb: int = 64,
-    ) -> list[Move] | None:
-        """The side to move's shortest forced mate within max_plies (1..99) plies: the
-        attacker's moves and the defender's longest resistance; None when proven there is
-        none. checks_only=True: the attacker plays only checks. Repetitions are judged as
-        the rules judge them, over the position's history since the last capture too:
-        the game ends at a position's third occurrence (a second ends nothing), and a
-        defender may not hold by a one-sided perpetual check. See
-        https://xiangqi-rules.readthedocs.io/en/latest/mates.html.
-
-        node_limit: the positions the search may visit before it raises
-        SearchLimitReached; once a mate is proven, reading its line may visit as many
-        again (so a search visits at most twice node_limit).
-
-        stop: a threading.Event; when another thread sets it, the search ends (within
-        a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.
-
-        hash_mb: 1..65536, the megabytes the search's tables may take (allocated for
-        the search, freed when it ends). From max_plies 11 on the mate is found by a
-        proof-number search (df-pn), and the proof that none is shorter is a df-pn
-        disproof; below, by iterative deepening.
-
-        Raises:
-            SearchLimitReached: node_limit (positions visited) was reached, or stop was
-                set, first.
-            ValueError: the side not to move is in check; a bad argument (TypeError
-                for a wrong type).
-        """
-        plies = check_int("max_plies", max_plies, 1, 99)
-        check_bool("checks_only", checks_only)
-        limit = None if node_limit is None else check_int("node_limit", node_limit, 1, 2**62)
-        if stop is not None and not isinstance(stop, threading.Event):
-            raise TypeError(f"stop must be None or a threading.Event, got {type(stop).__name__}")
-        megabytes = check_int("hash_mb", hash_mb, 1, 65536)
-        board = self._board
-        if board.in_check(1 - board.side):
-            raise ValueError(f"the side not to move is in check: {self.fen()!r}")
-        status, line, nodes, proven = _core.find_mate(
-            board, plies, checks_only, limit, stop, megabytes
-        )
-        if status < 0:
-            raise SearchLimitReached(nodes, proven)
-        return None if line is None else [_MOVE_OF[code] for code in line]
 
     def is_repetition(self, count: int = 3) -> bool:
         """Has the current position occurred at least count times (python-chess's
