@@ -67,13 +67,15 @@ class BuildExt(build_ext):
 
 
 extensions = [
-    # One extension: the Position boundary (_core.pyx) and the boundaries it includes
-    # (_batch.pxi, _reference.pxi, the RL boundary _rl.pxi, the book keys _book.pxi, the mate
-    # search _mate.pxi) over one copy of the kernel (xiangqi/core/*.pxd, inlined).
+    # One extension: the Board boundary (_core.pyx) and the boundaries it includes
+    # (Position's compiled base _position.pxi, _batch.pxi, _reference.pxi, the RL boundary
+    # _rl.pxi, the book keys _book.pxi, the mate search _mate.pxi) over one copy of the
+    # kernel (xiangqi/core/*.pxd, inlined).
     Extension(
         "xiangqi._core",
         ["xiangqi/_core.pyx"],
         depends=[
+            "xiangqi/_position.pxi",
             "xiangqi/_batch.pxi",
             "xiangqi/_reference.pxi",
             "xiangqi/_rl.pxi",

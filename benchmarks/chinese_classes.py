@@ -33,6 +33,21 @@ Classes (the clause that gives the expected verdict):
   (1999 28.16, 29.1), so every move chases a new piece and the rook's side loses.
   Generated: mirrored, both colours, the kings on several squares.
 
+The third push's classes (readings 21-25 of the case README; each the issue's cycle, with
+its colours swapped and mirrored):
+
+- unprotected-offer: a rook follows an enemy rook while it is itself unprotected; the
+  opponent may take it for nothing, so it is given away, not offered (1999 28.5, 细则5,
+  细则12): its side chases with every move and loses.
+- check-win-replies: a rook check wins an advisor only if it blocks, and the king's step
+  loses only an elephant another check already won (1999 29.1-29.2, 细则6): idle, a draw.
+- home-pawn-exchange: a cannon attacks a horse whose exchange ends on a pawn at home
+  (1999 25.3): no gain, a draw.
+- capture-into-mate: a horse attacks a rook whose capture is met by mate (1999 29.4,
+  细则7): idle; the other side threatens mate with every move and loses.
+- four-check-mate: a rook returns to a square from which its side mates by four checks
+  (2020 24.2): its side threatens mate with every move and loses.
+
 With GAMES, it also plays that many steered games (tests/rules_oracle.py's players) and
 counts the Chinese verdicts at their first threefold repetition (no expected verdict:
 compare two builds, and judge the cycles whose verdict changed by hand).
@@ -202,6 +217,36 @@ SECOND_ATTACKER = (
 )
 
 
+# The third push (readings 21-25): (fen, moves, verdict as the text rules).
+THIRD_PUSH = {
+    "unprotected-offer": (
+        "3k1a3/9/4bNRr1/9/p5bP1/9/9/3A5/1r7/2BAK1B2 w - - 0 1",
+        "g7g8 h7h8 g8g7 h8h7",
+        "black-loses",
+    ),
+    "check-win-replies": (
+        "2ba1k3/4a4/4b4/9/2n6/2C4R1/9/9/4A4/4KA3 w - - 0 1",
+        "h4h9 e7g9 h9h4 g9e7",
+        "draw",
+    ),
+    "home-pawn-exchange": (
+        "r1ba1kb2/1n7/3a5/4p3p/pCp3P2/N1P6/P3P3P/4B4/8N/1R1AKABc1 b - - 0 1",
+        "h0h4 b5b6 h4h0 b6b5",
+        "draw",
+    ),
+    "capture-into-mate": (
+        "9/6R2/4bk3/9/5Pc2/6n2/8R/9/9/3AK4 w - - 0 1",
+        "g8g6 g4e3 g6g8 e3g4",
+        "red-loses",
+    ),
+    "four-check-mate": (
+        "C1bakr3/4a4/4b3R/4P4/9/2B6/1r7/B8/cp6R/4K4 b - - 0 1",
+        "b3d3 i7i8 d3b3 i8i7",
+        "black-loses",
+    ),
+}
+
+
 def unpinned(fen: str) -> str:
     """The pinned cycle without Red's rook on a0: nothing is given away."""
     pos = Position(fen)
@@ -235,6 +280,8 @@ def classes(seed: int) -> dict[str, list[tuple[str, list[str], str]]]:
     out["second-attacker"] = [
         v for fen, moves in SECOND_ATTACKER for v in variants(fen, moves.split(), "red-loses")
     ]
+    for name, (fen, moves, expected) in THIRD_PUSH.items():
+        out[name] = variants(fen, moves.split(), expected)
     return out
 
 

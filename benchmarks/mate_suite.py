@@ -1,10 +1,21 @@
-"""The xiangqibench 0.1.1 mate suite: every case solved at its length, with the proof
-that no shorter mate exists, one core, with node counts and times per case.
+"""The xiangqibench 0.1.1 mate suite and a set of deep mates from real puzzles: every
+case solved at its length, with the proof that no shorter mate exists, one core, with
+node counts and times per case.
 
     python benchmarks/mate_suite.py                  # the shipped cases
     python benchmarks/mate_suite.py --download       # cases from the PyPI wheel itself
     python benchmarks/mate_suite.py --fairy /usr/games/fairy-stockfish   # and `go mate N`
     python benchmarks/mate_suite.py --checks-only
+    python benchmarks/mate_suite.py --deep /work/shared/data/mates/dev.jsonl \
+        --node-limit 20000000 --fairy /usr/games/fairy-stockfish   # and the deep mates
+    python benchmarks/mate_suite.py --method id      # the iterative deepening alone
+
+--deep FILE adds a second table: JSON lines {"fen", "plies"} (lengths from
+Fairy-Stockfish's alpha-beta, which can miss a shorter mate); a shorter mate found
+is checked by replaying its line (every move legal, the last one ends the game by
+checkmate per Position.outcome()) and reported. --node-limit bounds each search
+(a case stopped there counts as not settled); the totals give the peak memory of
+the process (the search's tables are hash_mb, default 64 MB, per search).
 
 Prints a table (case, stated plies, found plies, nodes, seconds; with --fairy also
 Fairy-Stockfish's mate score and time for `go mate N`, one thread, N = (plies + 1) / 2)
@@ -18,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -28,8 +40,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from xiangqi import _core  # noqa: E402
+from xiangqi import Termination, _core  # noqa: E402
 from xiangqi.engine import Limit, Mate, SimpleEngine  # noqa: E402
+from xiangqi.move import Move  # noqa: E402
 from xiangqi.puzzles import position_of  # noqa: E402
 
 CASES = HERE.parent / "tests" / "data" / "xiangqibench" / "cases.jsonl"
@@ -61,16 +74,18 @@ def download_cases() -> list[dict[str, object]]:
 class Fairy:
     """A Fairy-Stockfish process through the library's client, one thread."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, seconds: float) -> None:
+        self.seconds = seconds
         self.engine = SimpleEngine.popen_uci(command)
         self.engine.configure({"Threads": 1})
 
     def go_mate(self, fen: str, moves: int) -> tuple[int | None, float]:
-        """The mate score (moves; None if none) of `go mate moves`, and the seconds taken."""
+        """The mate score (moves; None if none) of `go mate moves`, and the seconds taken
+        (at most self.seconds: a search stopped there counts as none)."""
         pos = position_of(fen)
         self.engine.ping()
         start = time.perf_counter()
-        score = self.engine.analyse(pos, Limit(mate=moves))["score"].relative
+        score = self.engine.analyse(pos, Limit(mate=moves, time=self.seconds))["score"].relative
         elapsed = time.perf_counter() - start
         return (score.moves if isinstance(score, Mate) else None), elapsed
 
@@ -78,50 +93,110 @@ class Fairy:
         self.engine.close()
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--download", action="store_true", help="cases from the PyPI wheel")
-    parser.add_argument("--fairy", help="also run this Fairy-Stockfish's `go mate N`")
-    parser.add_argument("--checks-only", action="store_true", help="the attacker only checks")
-    args = parser.parse_args()
-    cases = (
-        download_cases()
-        if args.download
-        else [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
+def line_mates(fen: str, codes: list[int]) -> bool:
+    """Does the line (public codes from * 90 + to) replay legally from fen and end the
+    game by checkmate, won by the side to move at fen?"""
+    pos = position_of(fen)
+    winner = pos.turn
+    for code in codes:
+        move = Move(code // 90, code % 90)
+        if not pos.is_legal(move) or pos.outcome() is not None:
+            return False
+        pos.push(move)
+    outcome = pos.outcome()
+    return (
+        outcome is not None
+        and outcome.termination is Termination.CHECKMATE
+        and outcome.winner == winner
     )
-    fairy = Fairy(args.fairy) if args.fairy else None
+
+
+def run(
+    title: str,
+    cases: list[tuple[str, str, int]],
+    args: argparse.Namespace,
+    fairy: Fairy | None,
+) -> tuple[int, int]:
+    """One table: (name, fen, stated plies) per case; returns (settled, cases)."""
+    print(f"-- {title}")
     header = f"{'case':32} {'plies':>5} {'found':>5} {'nodes':>10} {'seconds':>8}"
     print(header + (f" {'fsf mate':>8} {'fsf s':>8}" if fairy else ""))
-    solved = equal = 0
+    settled = equal = shorter = checked = 0
     total_nodes = 0
     total_time = fairy_time = 0.0
     fairy_equal = 0
-    for case in cases:
-        plies = int(case["win_in_plies"])  # type: ignore[call-overload]
-        pos = position_of(str(case["fen"]))
+    for name, fen, plies in cases:
+        pos = position_of(fen)
         start = time.perf_counter()
-        status, line, nodes, _ = _core.find_mate(pos._board, plies, args.checks_only, None)
+        status, line, nodes, _ = _core.find_mate(
+            pos._board, plies, args.checks_only, args.node_limit, None, args.hash_mb, args.method
+        )
         elapsed = time.perf_counter() - start
-        found = len(line) if status == 1 else 0
-        solved += status == 1
+        found = len(line) if status == 1 and line is not None else 0
+        settled += status >= 0
         equal += found == plies
+        if 0 < found < plies:
+            shorter += 1
+            checked += line is not None and line_mates(fen, line)
         total_nodes += nodes
         total_time += elapsed
-        row = f"{case['id']!s:32} {plies:5d} {found or '-':>5} {nodes:10d} {elapsed:8.3f}"
+        shown = found or ("-" if status == 0 else "stop")
+        row = f"{name:32} {plies:5d} {shown:>5} {nodes:10d} {elapsed:8.3f}"
         if fairy:
-            score, seconds = fairy.go_mate(str(case["fen"]), (plies + 1) // 2)
+            score, seconds = fairy.go_mate(fen, (plies + 1) // 2)
             fairy_time += seconds
             fairy_equal += score is not None and 2 * score - 1 == plies
             row += f" {score if score is not None else '-':>8} {seconds:8.3f}"
         print(row, flush=True)
     print(
-        f"total: {len(cases)} cases, {solved} solved, {equal} at the stated length, "
-        f"{total_nodes} nodes, {total_time:.2f} s (one core, {os.cpu_count()} CPUs here)"
+        f"total: {len(cases)} cases, {settled} settled, {equal} at the stated length, "
+        f"{shorter} shorter (lines replayed to checkmate: {checked}), {total_nodes} nodes, "
+        f"{total_time:.2f} s (one core, {os.cpu_count()} CPUs here)"
     )
     if fairy:
-        fairy.close()
         print(f"Fairy-Stockfish go mate: {fairy_equal} scores equal, {fairy_time:.2f} s")
-    return 0 if equal == len(cases) else 1
+    return settled, len(cases)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--download", action="store_true", help="cases from the PyPI wheel")
+    parser.add_argument("--fairy", help="also run this Fairy-Stockfish's `go mate N`")
+    parser.add_argument("--checks-only", action="store_true", help="the attacker only checks")
+    parser.add_argument("--fairy-seconds", type=float, default=120.0, help="per go mate")
+    parser.add_argument("--deep", help="also these deep mates (JSON lines: fen, plies)")
+    parser.add_argument("--node-limit", type=int, default=None, help="per search")
+    parser.add_argument("--hash-mb", type=int, default=64, help="tables per search (MB)")
+    parser.add_argument("--method", default="auto", choices=["auto", "dfpn", "id"])
+    args = parser.parse_args()
+    bench = (
+        download_cases()
+        if args.download
+        else [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
+    )
+    fairy = Fairy(args.fairy, args.fairy_seconds) if args.fairy else None
+    try:
+        settled, count = run(
+            "xiangqibench 0.1.1",
+            [(str(c["id"]), str(c["fen"]), int(c["win_in_plies"])) for c in bench],  # type: ignore[call-overload]
+            args,
+            fairy,
+        )
+        if args.deep:
+            rows = [json.loads(line) for line in Path(args.deep).read_text().splitlines() if line]
+            deep = [
+                (f"{Path(args.deep).stem}:{i + 1}", r["fen"], int(r["plies"]))
+                for i, r in enumerate(rows)
+            ]
+            more, total = run(f"deep mates: {args.deep}", deep, args, fairy)
+            settled += more
+            count += total
+    finally:
+        if fairy:
+            fairy.close()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of this process: {peak:.0f} MB (hash_mb {args.hash_mb} per search)")
+    return 0 if settled == count else 1
 
 
 if __name__ == "__main__":

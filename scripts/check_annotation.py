@@ -67,11 +67,18 @@ HOT: dict[str, set[str]] = {
     "mate": {
         "tt_entry",
         "tt_store",
+        "occurrences",
+        "perpetual_check",
         "judge_return",
         "sort_moves",
         "solve",
         "exact_attack",
+        "mate_line",
         "mate_search",
+        "child_numbers",
+        "mid",
+        "dfpn",
+        "dfpn_mate_search",
     },
     "rl": {
         "judge_end",

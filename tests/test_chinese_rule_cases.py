@@ -222,6 +222,9 @@ def test_fairy_stockfish_gives_the_stated_asian_verdicts() -> None:
 #   gain rests on a like piece the target may take back evenly (兑: the case README's
 #   reading 15, which brought back 图21 and 参考图4).
 # - HOME-PAWN (issue 31): an uncrossed pawn is no target (1999 25.3, 29.3).
+# - MATE-AFTER (reading 24, 1999 29.4, 细则7): a capture the other side answers by mate
+#   (searched as deep as a mate threat) wins nothing; it brought 图10 back and lost 参考图22
+#   (by judging Red's f4e4 idle, as the book does: see the case README's reading 24).
 # - CHECK-SERIES: a series of two checks (1999 29.1 连续照将) finds 图16's 抽车 but
 #   also rules 图5 (a capture that existed before, 从捉到捉) a chase; left at one check.
 ONE_DEEP = "EXCHANGE reading (was one recapture deep; still missed by the whole exchange)"
@@ -239,8 +242,6 @@ CHINESE_MISSES = {
     "cxa2020-fig09": f"{CHECK_WIN}: Red's exchange offer (兑: the horse uncovers a rook "
     "facing Black's rook) is judged a chase, as 图25's like pattern is (the case README's "
     "reading 20: the two diagrams disagree) (R chase chase, B chase chase): draw",
-    "cxa2020-fig10": f"{ONE_DEEP}: Black's joint rook+cannon chase is not seen and Red's "
-    "second horse move is no new chase (R chase idle, B chase idle): draw",
     "cxa2020-fig13": f"{CHECK_WIN}: Red's exchange offer (兑) also has a check-win "
     "(R check chase): Red loses",
     "cxa2020-fig18": "NOT-MODELLED: the defensive key point; Red's rook move is judged a "
@@ -258,6 +259,9 @@ CHINESE_MISSES = {
     "is judged idle on one of the two moves (B idle chase): draw",
     "cxa2020-ref16": f"{ONE_DEEP}: the pawn moves that uncover an attack are judged idle "
     "(R idle idle): draw",
+    "cxa2020-ref22": "MATE-AFTER reading (24: a capture met by mate wins nothing) makes Red's "
+    "f4e4 idle, as the book does; Black's cannon move answering the check chases the e6 "
+    "cannon that the check left unprotected, as before (B mate chase): Black loses",
     "cxa2020-ref25": f"{ONE_DEEP}: Red's chase after the check is not found (R check idle): draw",
     "cxa2020-ref28": f"{CHECK_WIN}: Red's second move (a root that chases and loses more) "
     "is judged a chase; reading 17 counts what a capture uncovers, not the root it leaves "

@@ -191,8 +191,13 @@ def test_a_mate_threat_and_a_new_check_win_both_count() -> None:
     - f4d4 (Black, after the mate threat): Black, moving again, plays d4xd0+ (the rook
       takes the advisor with check), Kxd0, and g3xg6 takes the rook with the cannon
       over its pawn: an advisor won through a check. Before the move the same check
-      won the other advisor (f4xf0+), never d0: a new piece, so a new chase. (The book
-      calls it a chase of the rook, real once the mate threat is parried.)
+      won the other advisor (f4xf0+), never d0: a new piece, so a new chase. The book
+      calls it a chase of the rook, real once the mate threat is parried, and so does
+      reading 24: before the move g3xg6 (the cannon takes the g6 rook) is answered by a
+      mate in five checks (d6c8+ Kd9, i1d1+ Rd4, d1xd4+ Cd6, d4xd6+ Ad7, d6xd7 mate:
+      the library's checks-only mate solver finds it, and no mate at all once the rook
+      stands on d4), so f4d4 makes the capture win a rook it did not win before: a new
+      chase either way.
     - d4f4: the rook attacks the horse on f5, which nothing protects (the book: a chase).
 
     Both sides forbidden: a draw (1999 26.3), as the book rules 参考图35. Either reading
@@ -303,7 +308,11 @@ def test_a_rook_joining_a_horse_against_a_once_protected_horse_chases(
 
 def test_offering_a_rook_to_an_unprotected_rook_is_an_exchange_offer() -> None:
     """A position built from the book's 长兑 pattern. Red: king d0, rooks a4 c4. Black:
-    king f9, rook b5, cannon a7. Red a4b4, Black f9f8, Red b4a4, Black f8f9.
+    king e9 with advisors d9 f9 and elephant g9, rook b5, cannon a7. Red a4b4, Black
+    e9e8, Red b4a4, Black e8e9. (With a bare black king the two rooks mate it by a
+    series of four checks, which reading 25's deeper search sees as 杀; the palace
+    pieces leave Red no mate by checks: the mate solver, checks only, finds none in
+    13 plies.)
 
     - a4b4: the rook attacks the unprotected b5 rook and is itself attacked by it,
       protected by the c4 rook: if Black takes, Red takes back, rook for rook. An
@@ -315,7 +324,7 @@ def test_offering_a_rook_to_an_unprotected_rook_is_an_exchange_offer() -> None:
     Red: an idle move and a chase, allowed; Black idle: a draw. Counted as a chase
     (捉兼兑), a4b4 would make Red's every move a chase, and Red would lose.
     """
-    got = chinese_ruling("5k3/9/c8/9/1r7/R1R6/9/9/9/3K5 w - - 0 1", "a4b4 f9f8 b4a4 f8f9")
+    got = chinese_ruling("3akab2/9/c8/9/1r7/R1R6/9/9/9/3K5 w - - 0 1", "a4b4 e9e8 b4a4 e8e9")
     assert got == ("draw", Termination.REPETITION)
 
 
@@ -524,3 +533,207 @@ def test_a_cannon_offered_for_a_cannon_is_idle_though_taking_would_check(
     every move would chase and Black would lose.
     """
     assert chinese_ruling(fen, moves) == ("draw", Termination.REPETITION)
+
+
+# The third push: readings 21-25 of the case README. Each cycle is played as built, with
+# the colours swapped (board turned, pieces recoloured) and mirrored file for file; the
+# loser's colour swaps with the colours.
+
+FILES = "abcdefghi"
+
+
+def _turned(fen: str, moves: str) -> tuple[str, str]:
+    board, side, *rest = fen.split()
+    rows = [row.swapcase() for row in reversed(board.split("/"))]
+    turned = " ".join(["/".join(rows), "b" if side == "w" else "w", *rest])
+    return turned, " ".join(f"{m[0]}{9 - int(m[1])}{m[2]}{9 - int(m[3])}" for m in moves.split())
+
+
+def _mirrored(fen: str, moves: str) -> tuple[str, str]:
+    board, *rest = fen.split()
+    rows = []
+    for row in board.split("/"):
+        cells = "".join("." * int(ch) if ch.isdigit() else ch for ch in row)[::-1]
+        packed, run = "", 0
+        for ch in cells:
+            if ch == ".":
+                run += 1
+                continue
+            packed += (str(run) if run else "") + ch
+            run = 0
+        rows.append(packed + (str(run) if run else ""))
+    swap = {f: FILES[8 - i] for i, f in enumerate(FILES)}
+    return " ".join(["/".join(rows), *rest]), " ".join(
+        f"{swap[m[0]]}{m[1]}{swap[m[2]]}{m[3]}" for m in moves.split()
+    )
+
+
+def _four_ways(fen: str, moves: str, verdict: str) -> list[tuple[str, str, str]]:
+    other = {"draw": "draw", "red-loses": "black-loses", "black-loses": "red-loses"}
+    out = []
+    for f, m in ((fen, moves), _mirrored(fen, moves)):
+        out.append((f, m, verdict))
+        out.append((*_turned(f, m), other[verdict]))
+    return out
+
+
+FOUR_WAYS = ["built", "turned", "mirrored", "mirrored-turned"]
+
+
+# Reading 22 (1999 28.5 兑 "互换吃去", 细则5 and 细则12 "捉子兼具兑、献、送吃也按捉处理"): a
+# moved piece is offered for a like one only when the opponent's capture of it is an
+# even trade. One the opponent may take for nothing is given away (送吃), and its attack
+# on an unprotected like piece is a chase.
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "verdict"),
+    _four_ways(
+        "3k1a3/9/4bNRr1/9/p5bP1/9/9/3A5/1r7/2BAK1B2 w - - 0 1", "g7g8 h7h8 g8g7 h8h7", "black-loses"
+    ),
+    ids=FOUR_WAYS,
+)
+def test_a_rook_following_a_rook_while_unprotected_chases(
+    fen: str, moves: str, verdict: str
+) -> None:
+    """Red: rook g7, horse f7, advisor d2, king e0. Black: rook h7 beside it, king d9,
+    advisor f9, elephants e7 g5, rook b1. Red's rook steps g7g8, g8g7 and Black's h7
+    rook follows it (h7h8, h8h7), each time next to it.
+
+    - Black's h8 (h7) rook attacks Red's rook beside it, which nothing of Red's protects
+      (the f7 horse reaches h8 and h6, not g8 or g7). Red may take the black rook for
+      nothing: no black piece reaches h8 or h7 (the f9 advisor stays in the palace), and
+      the f7 horse attacks h8 too. So the rook is not offered for exchange (no trade:
+      Red would not lose its rook), it is given away while it attacks an unprotected
+      rook: 细则5 and 细则12 make that a chase, every Black move.
+    - Red's rook moves: from g8 and g7 the rook attacks the black rook that follows it
+      after Black's move, not after its own; g8 and g7 attack the g5 elephant, which
+      the e7 elephant protects: nothing new is won, idle.
+
+    Black chases with every move (长捉), Red idles: Black loses. Ruled an exchange offer
+    (the book's 参考图5 and 9 have a protected mover), it was a draw.
+    """
+    assert chinese_ruling(fen, moves) == (verdict, Termination.PERPETUAL_CHASE)
+
+
+def test_a_protected_rook_offered_for_an_unprotected_one_stays_idle() -> None:
+    """The 长兑 test above (reading 14) is unchanged by reading 22: there the c4 rook
+    protects the offered rook, so Black's capture is rook for rook, an even trade."""
+    got = chinese_ruling("3akab2/9/c8/9/1r7/R1R6/9/9/9/3K5 w - - 0 1", "a4b4 e9e8 b4a4 e8e9")
+    assert got == ("draw", Termination.REPETITION)
+
+
+# Reading 23 (1999 29.1-29.2, 细则6): a check wins material for the chase only when
+# every reply loses something not already won through a check before the move; the
+# defender chooses the reply, so a piece lost after one reply only is not won.
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "verdict"),
+    _four_ways("2ba1k3/4a4/4b4/9/2n6/2C4R1/9/9/4A4/4KA3 w - - 0 1", "h4h9 e7g9 h9h4 g9e7", "draw"),
+    ids=FOUR_WAYS,
+)
+def test_a_check_that_wins_a_piece_after_one_reply_only_is_idle(
+    fen: str, moves: str, verdict: str
+) -> None:
+    """Red: king e0, advisors e1 f0, cannon c4, rook h4 (h9 and back). Black: king f9,
+    advisors d9 e8, elephants c9 e7 (e7g9 and back), horse c5.
+
+    - Throughout, Cxc9+ (over the c5 horse, then checking along rank 9 over the d9
+      advisor) wins the c9 elephant through a check.
+    - h4h9 checks along rank 9; e7g9 blocks (idle).
+    - h9h4: Rf4+ follows. Black may block with the e8 advisor on f7, which the rook then
+      takes, or step Ke9, after which only Cxc9+ wins the elephant (already won through
+      a check before the move). No piece is lost after every reply that no check won
+      before: no new chase, idle.
+    - g9e7: idle.
+
+    Red checks once and idles once, Black idles: a draw. Counting the union of the
+    replies' losses (the advisor after the block), h9h4 was a chase, Red's cycle a
+    check and a chase (一将一捉), and Red lost.
+    """
+    assert chinese_ruling(fen, moves) == (verdict, Termination.REPETITION)
+
+
+# Reading 21 (1999 25.3 "未过河兵(卒)不算子力"): a pawn at home is no material inside an
+# exchange either (it was counted as half an advisor there).
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "verdict"),
+    _four_ways(
+        "r1ba1kb2/1n7/3a5/4p3p/pCp3P2/N1P6/P3P3P/4B4/8N/1R1AKABc1 b - - 0 1",
+        "h0h4 b5b6 h4h0 b6b5",
+        "draw",
+    ),
+    ids=FOUR_WAYS,
+)
+def test_an_exchange_that_ends_on_a_pawn_at_home_wins_nothing(
+    fen: str, moves: str, verdict: str
+) -> None:
+    """Black's cannon h0h4 attacks Red's a4 horse over the c4 pawn. The whole exchange
+    there: Cxa4 (a horse), the a3 pawn takes back (a cannon), the a5 pawn takes that
+    pawn (a pawn at home: nothing). A horse for a cannon is even: no gain, idle; h4h0
+    and Red's cannon moves b5b6, b6b5 win nothing either. A draw. Counting the home pawn
+    as half an advisor, h0h4 won it and was a chase."""
+    assert chinese_ruling(fen, moves) == (verdict, Termination.REPETITION)
+
+
+# Reading 24 (1999 29.4, 细则7): a capture after which the other side mates (at once or
+# by a series of checks of at most three moves) wins nothing, so threatening it is idle.
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "verdict"),
+    _four_ways("9/6R2/4bk3/9/5Pc2/6n2/8R/9/9/3AK4 w - - 0 1", "g8g6 g4e3 g6g8 e3g4", "red-loses"),
+    ids=FOUR_WAYS,
+)
+def test_a_chase_whose_capture_allows_mate_is_idle(fen: str, moves: str, verdict: str) -> None:
+    """Red: rooks g8 (g6 and back) and i3, pawn f5, advisor d0, king e0. Black: king f7,
+    elephant e7, cannon g5, horse g4 (e3 and back).
+
+    - From g4 the horse attacks the unprotected i3 rook; but after Nxi3 Red plays f5f6,
+      mate (the pawn checks the f7 king, whose squares e8, f8 and g7 the g8 rook and the
+      pawn hold). A capture answered by mate wins nothing: e3g4 is idle, and g4e3
+      attacks nothing.
+    - Red's rook moves each threaten mate in one: after g8g6, g6f6; after g6g8, f5f6
+      (the library's mate solver, checks only, finds these and only mates in one). Red's
+      every move is a mate threat: 长杀.
+
+    Red is forbidden, Black idles: Red loses. Counting the horse's threat as a chase
+    made both sides forbidden, a draw.
+    """
+    got = chinese_ruling(fen, moves)
+    assert got[0] == verdict
+
+
+# Reading 25 (2020 24.2: 杀 by a check or a series of checks, no limit on their number;
+# the book's 图7 is a four-check mate): the judge searches three checking moves always,
+# then deeper, move by move, within a node budget.
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "verdict"),
+    _four_ways(
+        "C1bakr3/4a4/4b3R/4P4/9/2B6/1r7/B8/cp6R/4K4 b - - 0 1", "b3d3 i7i8 d3b3 i8i7", "black-loses"
+    ),
+    ids=FOUR_WAYS,
+)
+def test_a_mate_threat_by_four_checks_is_a_mate_threat(fen: str, moves: str, verdict: str) -> None:
+    """Black: rook b3 (d3 and back), rook f9, cannon a1, pawn b1, king e9. Red: king e0,
+    rooks i7 (i8 and back) and i1, cannon a9, pawn e6, elephants c4 a2.
+
+    - b3d3 threatens mate by two checks: Rd0+ Kxd0 Rf0 mate.
+    - d3b3: the mate now takes four checks, every defence considered: Re3+ (the c4
+      elephant blocks on e2) Rxe2+ (the i1 rook blocks on e1) Rxe1+ Kd0 Rf0 mate (the
+      library's mate solver, checks only, finds it and no shorter). A mate threat all
+      the same: 24.2 sets no limit on the checks.
+    - Red's rook moves i7i8, i8i7 attack the e8 advisor (the king protects it) or the e7
+      elephant (the c9 elephant protects it), and Red has no mate by checks (the solver
+      finds none in 11 plies): idle.
+
+    Black threatens mate with every move (长杀), Red idles: Black loses. Searching three
+    checks only, d3b3 was idle and the cycle a draw.
+    """
+    got = chinese_ruling(fen, moves)
+    assert got[0] == verdict

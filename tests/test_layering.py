@@ -27,6 +27,7 @@ BELOW_POSITION = {
     "_checks",
     "_chess_names",  # python-chess's names, a base of Position (imports Position for types only)
     "_core",
+    "_mate_search",  # Position.find_mate's Python face, a base of Position
     "_reasons",
     "errors",
     "fen",

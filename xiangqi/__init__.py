@@ -27,6 +27,7 @@ from .pieces import BLACK, RED, Color, Piece, PieceType
 from .position import Position
 from .rules import Outcome, Rules, Termination
 from .squares import (
+    BB_ALL,
     SQUARE_NAMES,
     SQUARES,
     SquareSet,
@@ -83,6 +84,7 @@ __all__ = [
     "RED",
     "SQUARE_NAMES",
     "SQUARES",
+    "BB_ALL",
     "SquareSet",
     "Status",
     "START_FEN",

@@ -14,6 +14,8 @@ cimport cython
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
 from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.number cimport PyNumber_Index
+from cpython.object cimport Py_TYPE, PyTypeObject
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint64_t
@@ -32,11 +34,17 @@ from xiangqi.core.asian cimport outcome_code
 from xiangqi.core.chase cimport chased_now
 from xiangqi.core.chinese cimport cxa_outcome_code
 from xiangqi.core.history cimport COUNTER_MAX, PlyRecord, push_ply
-from xiangqi.core.judge cimport END_CHECK_MATE_THREAT_AND_CHASE, count_occurrences, replay_load
+from xiangqi.core.judge cimport (
+    END_CHECK_MATE_THREAT_AND_CHASE, END_MOVE_RULE, END_PERPETUAL_CHASE, END_PERPETUAL_CHECK,
+    END_PERPETUAL_MATE_THREAT, END_REPETITION, count_occurrences, replay_load,
+)
 from xiangqi.core.zobrist cimport key_from_scratch, side_key
 
 import threading
 
+cdef extern from "Python.h":
+    int PyObject_IS_GC(object obj)
+    void PyObject_GC_UnTrack(void* op)
 from xiangqi._checks import check_bool, check_int as check_int_py
 
 # outcome()'s rule sets by name, recognised by identity first as a fast path (string
@@ -403,6 +411,83 @@ cdef class Board:
             PyList_SET_ITEM(out, i, item)
         return out
 
+    def select_moves(self, list table not None, object from_mask, object to_mask,
+                     bint captures_only):
+        """Legal moves as table[from_square * 90 + to_square] whose from square is in
+        from_mask and to square in to_mask (ints, bit i = public square i, each
+        0..2**90-1), only captures when captures_only; generation order."""
+        cdef int moves[MAX_MOVES]
+        cdef uint64_t masks[4]
+        cdef int n, i, mv, kept = 0, frm, to
+        if len(table) != 8100:
+            raise ValueError("table must have 8100 entries")
+        split_mask(from_mask, "from_mask", masks)
+        split_mask(to_mask, "to_mask", masks + 2)
+        n = generate_legal_moves(&self.st, moves)
+        for i in range(n):
+            mv = moves[i]
+            if captures_only and not self.st.squares[mv >> 8]:
+                continue
+            frm = PUBLIC_OF[mv & 255]
+            to = PUBLIC_OF[mv >> 8]
+            if (masks[frm >> 6] >> (frm & 63)) & 1 and (masks[2 + (to >> 6)] >> (to & 63)) & 1:
+                moves[kept] = frm * 90 + to
+                kept += 1
+        return moves_of(table, moves, kept)
+
+    def ordered_moves(self, list table not None, bint captures_only, bint pieces):
+        """Legal moves as table[from_square * 90 + to_square], captures first in MVV-LVA
+        order (ORDER_VALUE: the most valuable victim, then the least valuable mover;
+        ties in generation order), then the other moves in generation order; only the
+        captures when captures_only. With pieces, a tuple (moves, movers, captured):
+        bytes of the moving piece's code and the captured piece's code (0: none) per
+        move, codes 1 + type + 7 * color."""
+        cdef int moves[MAX_MOVES]
+        cdef int keys[MAX_MOVES]
+        cdef int quiet[MAX_MOVES]
+        cdef int n, i, j, mv, key, ncap = 0, nquiet = 0, pc, cap
+        cdef bytearray movers, captured
+        if len(table) != 8100:
+            raise ValueError("table must have 8100 entries")
+        n = generate_legal_moves(&self.st, moves)
+        for i in range(n):
+            mv = moves[i]
+            cap = self.st.squares[mv >> 8]
+            if not cap:
+                if not captures_only:
+                    quiet[nquiet] = mv
+                    nquiet += 1
+                continue
+            pc = self.st.squares[mv & 255]
+            key = 8 * ORDER_VALUE[PIECE_TYPE[cap]] + 7 - ORDER_VALUE[PIECE_TYPE[pc]]
+            # Insertion sort, descending and stable: at most 119 moves, few of them captures.
+            j = ncap
+            while j > 0 and keys[j - 1] < key:
+                keys[j] = keys[j - 1]
+                moves[j] = moves[j - 1]
+                j -= 1
+            keys[j] = key
+            moves[j] = mv
+            ncap += 1
+        memcpy(moves + ncap, quiet, sizeof(int) * nquiet)
+        n = ncap + nquiet
+        if not pieces:
+            for i in range(n):
+                mv = moves[i]
+                moves[i] = PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
+            return moves_of(table, moves, n)
+        movers = bytearray(n)
+        captured = bytearray(n)
+        for i in range(n):
+            mv = moves[i]
+            pc = self.st.squares[mv & 255]
+            movers[i] = 1 + PIECE_TYPE[pc] + 7 * (pc >= 32)
+            cap = self.st.squares[mv >> 8]
+            if cap:
+                captured[i] = 1 + PIECE_TYPE[cap] + 7 * (cap >= 32)
+            moves[i] = PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
+        return moves_of(table, moves, n), bytes(movers), bytes(captured)
+
     def legal_move_indices(self):
         """Legal moves as from_square * 90 + to_square."""
         cdef int moves[MAX_MOVES]
@@ -448,28 +533,31 @@ cdef class Board:
         unmake_move(&self.st, mv, cap)
         return ok and self.st.piece_square[16 + 16 * mover] != 0
 
-    def push(self, from_square, to_square):
-        """Play the move if it is legal and return True; otherwise change nothing, return False."""
+    def push_pseudo(self, from_square, to_square):
+        """Play a pseudo-legal move (it follows its piece's movement rule, whether or not
+        it leaves the own king attacked): 0 when played; else nothing changes and the
+        answer says why: 1 the move breaks the movement rule (or moves no piece of the
+        side to move), 2 it would capture a king, 3 a king is gone (the game is over)."""
         cdef int mv = move_of(from_square, to_square)
-        if not self._is_legal(mv):
-            return False
+        if not (self.st.piece_square[16] and self.st.piece_square[32]):
+            return 3
+        if not legal_move_ee(&self.st, mv):
+            return 1
+        if self.st.squares[mv >> 8] in (16, 32):
+            return 2
         self._reserve(self.nply + 2)    # may raise MemoryError; nothing has changed yet
-        # From here on no Python code runs, so another thread never sees a half-made move.
         push_ply(&self.st, self.plies, self.nply, mv)
         self.plies[self.nply + 1].check = in_check(&self.st, self.st.side)
         self.nply += 1
-        return True
+        return 0
+
+    def push(self, from_square, to_square):
+        """Play the move if it is legal and return True; otherwise change nothing, return False."""
+        return push_move(self, move_of(from_square, to_square)) == 1
 
     def pop(self):
         """Undo the last push(); return it as from_square * 90 + to_square."""
-        if not self.nply:
-            raise IndexError("pop from a position with no moves to undo")
-        cdef int mv = self.plies[self.nply].move
-        if not mv:
-            return self._pop_null()
-        unmake_move(&self.st, mv, self.plies[self.nply].captured)
-        self.nply -= 1
-        return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
+        return pop_move(self)
 
     def is_check(self):
         """Is the side to move in check (including by the facing king)?"""
@@ -715,34 +803,12 @@ cdef tuple outcome_table():
 cdef tuple OUTCOMES = outcome_table()
 
 
-@cython.auto_pickle(False)    # Position pickles itself (position.py's __reduce__)
-cdef class PositionBase:
-    """The compiled base of xiangqi.Position: the method called after every ply of a
-    game, which a Python method would slow by its frame (a Python outcome() measured
-    1.40x push + pop; this one 1.27x, benchmarks/callgrind_counts.sh). Position
-    subclasses it; the Board is read from Position's ``_board`` slot by ordinary
-    attribute access."""
-
-    def outcome(self, repetitions=3, move_limit=120, rules=DEFAULT_RULES):
-        """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
-
-        repetitions: how many occurrences of a position rule on a repetition (3 in
-        play; 2 rules at the first repetition, as engines do in search). move_limit:
-        plies without a capture that draw (120 = the 60-move rule); a side's checks
-        beyond its first ten in that stretch do not count (Asian rules). rules: "asian"
-        (the default) or "chinese" (xiangqi.Rules). Bad values raise TypeError or
-        ValueError.
-        """
-        cdef Board board = self._board
-        if board is None:
-            raise TypeError("this Position has no board")
-        return OUTCOMES[board._outcome(repetitions, move_limit, rules)]
-
-
 # -- included boundaries: one extension, so the kernel is compiled once ------------------
-# _batch.pxi: legal_moves_batch; _reference.pxi: the book's reference path (tests only);
+# _position.pxi: PositionBase (Position's compiled methods); _batch.pxi: legal_moves_batch;
+# _reference.pxi: the book's reference path (tests only);
 # _rl.pxi: the RL boundary (batch encoders, legal-action masks, VectorEnv's C state).
 
+include "_position.pxi"
 include "_batch.pxi"
 include "_reference.pxi"
 include "_rl.pxi"

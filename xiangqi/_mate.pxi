@@ -7,14 +7,26 @@
 from libc.stdlib cimport calloc
 
 from xiangqi.core.mate cimport (
-    FAIL, MATE_MAX_PLIES, MateFrame, MateSearch, STOP, STOP_ASKED, STOP_LIMIT, TTEntry,
-    WIN, mate_search,
+    DfpnEntry, FAIL, MATE_MAX_PLIES, MateFrame, MateSearch, STOP, STOP_ASKED, STOP_LIMIT,
+    TTEntry, WIN, dfpn_mate_search, mate_search,
 )
 
 cdef enum:
-    MATE_TABLE_BITS = 20        # the largest table: 2**20 entries of 16 bytes (16 MB)
-    MATE_TABLE_MIN_BITS = 12    # the smallest (a small node limit needs no more)
+    MATE_TABLE_MIN_BITS = 12    # the smallest table (a small node limit needs no more)
     MATE_HISTORY = 120          # plies of the game's history a line may repeat (at most)
+    MATE_HASH_MB_MAX = 1 << 16  # the largest hash_mb accepted (64 GB)
+    # method "auto": df-pn from this max_plies on, iterative deepening below (measured
+    # with benchmarks/mate_suite.py)
+    DFPN_FROM = 11
+
+
+cdef int table_bits(long long budget, long long entry, long long limit) noexcept:
+    # The largest power of two of entries of entry bytes within budget bytes (at least
+    # 2**MATE_TABLE_MIN_BITS), and no more than a quarter of the node limit needs.
+    cdef int bits = MATE_TABLE_MIN_BITS
+    while (entry << (bits + 1)) <= budget and (1LL << (bits - 1)) <= limit:
+        bits += 1
+    return bits
 
 
 cdef bint event_is_set(void* event) noexcept nogil:
@@ -27,7 +39,8 @@ cdef bint event_is_set(void* event) noexcept nogil:
 
 
 def find_mate(Board board not None, object max_plies, object checks_only=False,
-              object node_limit=None, object stop=None):
+              object node_limit=None, object stop=None, object hash_mb=64,
+              object method="auto"):
     """Search board for the side to move's shortest forced mate within max_plies plies.
 
     The search runs without the GIL on a copy of the board. Returns a tuple
@@ -39,10 +52,15 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     checks_only a bool; node_limit None or an int of at least 1. KeyboardInterrupt
     (on the main thread) stops the search, and so does setting stop (None or a
     threading.Event, asked every few thousand nodes): status -1 as at node_limit.
+    hash_mb (1..65536) bounds the tables in megabytes: a quarter for what is proven
+    (16-byte entries), the rest for df-pn's open numbers (16-byte entries; df-pn only). method:
+    "dfpn" (a df-pn proof, then the df-pn disproof of a shorter mate), "id" (iterative
+    deepening, full width) or "auto" (id up to 9 plies, df-pn from 11).
     """
     cdef int plies = check_int(max_plies, "max_plies", 1, MATE_MAX_PLIES)
     cdef long long limit = 1LL << 62
-    cdef int bits = MATE_TABLE_BITS, status, length = 0, proven = 0, i, size
+    cdef int bits, dbits, status, length = 0, proven = 0, i, size, megabytes
+    cdef bint use_dfpn
     cdef int n = board.nply - board.null_base, root
     cdef PlyRecord* view = board.plies + board.null_base
     cdef MateSearch s
@@ -52,8 +70,14 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         raise TypeError(f"stop must be None or a threading.Event, got {type(stop).__name__}")
     if node_limit is not None:
         limit = check_counter(node_limit, "node_limit", 1)
-        while bits > MATE_TABLE_MIN_BITS and (1LL << (bits - 2)) > limit:
-            bits -= 1
+    megabytes = check_int(hash_mb, "hash_mb", 1, MATE_HASH_MB_MAX)
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a str, got {type(method).__name__}")
+    if method not in ("auto", "dfpn", "id"):
+        raise ValueError(f"method must be 'auto', 'dfpn' or 'id', got {method!r}")
+    use_dfpn = method == "dfpn" or (method == "auto" and plies > DFPN_FROM - 1)
+    bits = table_bits((<long long>megabytes << 20) // 4, sizeof(TTEntry), limit)
+    dbits = table_bits((<long long>megabytes << 20) * 3 // 4, sizeof(DfpnEntry), limit)
     memset(&s, 0, sizeof(MateSearch))
     s.b = board.st
     s.limit = limit
@@ -65,6 +89,9 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     s.checks_only = checks_only
     s.mask = (1ULL << bits) - 1
     s.table = <TTEntry*>calloc(1ULL << bits, sizeof(TTEntry))
+    if use_dfpn:
+        s.dmask = (1ULL << dbits) - 1
+        s.dtable = <DfpnEntry*>calloc(1ULL << dbits, sizeof(DfpnEntry))
     # The game's history since the last capture (and null move) is part of the line: a
     # position repeated from it is judged as one repeated within the search.
     root = <int>min(<long long>n, view[n].clock, <long long>MATE_HISTORY)
@@ -74,7 +101,8 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     s.keys = <uint64_t*>malloc(sizeof(uint64_t) * size)
     s.checked = <unsigned char*>calloc(size, 1)
     try:
-        if s.table == NULL or s.frames == NULL or s.keys == NULL or s.checked == NULL:
+        if (s.table == NULL or s.frames == NULL or s.keys == NULL or s.checked == NULL
+                or (use_dfpn and s.dtable == NULL)):
             raise MemoryError()
         for i in range(root):
             s.keys[i] = view[n - root + i].key
@@ -82,9 +110,13 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         s.keys[root] = key_from_scratch(s.b.squares, s.b.side)
         s.checked[root] = view[n].check
         with nogil:
-            status = mate_search(&s, plies, line, &length, &proven)
+            if use_dfpn:
+                status = dfpn_mate_search(&s, plies, line, &length, &proven)
+            else:
+                status = mate_search(&s, plies, line, &length, &proven)
     finally:
         free(s.table)
+        free(s.dtable)
         free(s.frames)
         free(s.keys)
         free(s.checked)

@@ -190,7 +190,8 @@ def _allowed(color: Color) -> dict[PieceType, tuple[frozenset[int], str]]:
         ),
         PieceType.PAWN: (
             _points(color, range(9), range(5, 10)) | _points(color, range(0, 9, 2), range(3, 5)),
-            "is behind its start rank or off the pawn files before the river",
+            "is behind its start rank or off the pawn files before the river (a composed"
+            " problem, 排局, loads with Position.from_diagram(fen, composition=True))",
         ),
     }
 

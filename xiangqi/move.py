@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from ._checks import check_int
 from .errors import InvalidMoveError
@@ -130,3 +131,9 @@ NULL_MOVE = _make_null()
 #: generate_legal hands out these objects, so it allocates no Move per call.
 #: The entries with from_square == to_square are None.
 MOVES: list[Move | None] = [Move(f, t) if f != t else None for f in range(90) for t in range(90)]
+
+#: MOVES typed for the codes the core returns: those of real moves (from != to), whose
+#: entries are never None, and 0, which the history uses for a null move (see
+#: Board.push_null). A copy of MOVES with Move.null() at 0.
+MOVE_OF_CODE = cast("list[Move]", list(MOVES))
+MOVE_OF_CODE[0] = NULL_MOVE

@@ -8,9 +8,8 @@ xiangqi._core.
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 try:
     from . import _core
@@ -25,8 +24,9 @@ except ImportError as exc:  # a source checkout whose compiled core was never bu
     ) from exc
 from ._checks import check_bool, check_enum, check_int
 from ._chess_names import ChessNames
+from ._mate_search import MateSearch
 from ._reasons import lower_rank_hint, movement_reason
-from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached
+from .errors import IllegalMoveError, InvalidFenError
 from .fen import (
     START_FEN,
     Status,
@@ -37,7 +37,7 @@ from .fen import (
     placement_status,
     side_in_check_error,
 )
-from .move import MOVES, NULL_MOVE, Move
+from .move import MOVE_OF_CODE, MOVES, Move
 from .pieces import PIECES, Color, Piece, PieceType
 from .squares import SQUARE_NAMES, SquareSet, check_square, quote, square_set
 
@@ -50,11 +50,6 @@ _P = TypeVar("_P", bound="Position")
 #: writes larger counters as this, so that every FEN this library writes loads again.
 MAX_COUNTER = 999_999_999
 
-#: MOVES typed for the codes the core returns: those of real moves (from != to), whose
-#: entries are never None, and 0, which the history uses for a null move (see
-#: Board.push_null). A copy of MOVES with Move.null() at 0, made once here.
-_MOVE_OF = cast("list[Move]", list(MOVES))
-_MOVE_OF[0] = NULL_MOVE
 #: Color by the core's side number (a tuple lookup, cheaper than Color(side)).
 _COLORS = (Color.RED, Color.BLACK)
 
@@ -154,7 +149,7 @@ class PseudoLegalMoveView(functools.partial[list[Move]]):
         raise TypeError("a PseudoLegalMoveView is not picklable; pickle its Position")
 
 
-class Position(_core.PositionBase, ChessNames):
+class Position(_core.PositionBase, ChessNames, MateSearch):
     """A xiangqi position: pieces, side to move, counters, and the moves pushed so far.
 
     ``Position()`` is the start position; ``Position(fen)`` any other. Invalid
@@ -165,14 +160,19 @@ class Position(_core.PositionBase, ChessNames):
     between threads can be misused (python-chess's contract holds: one object, one
     thread at a time) but never left half-changed.
 
-    ``outcome()`` is inherited from ``xiangqi._core.PositionBase`` (compiled, so the
-    call made after every ply of a game costs no Python frame).
+    ``outcome()``, ``push()``, ``pop()``, ``copy()``, ``piece_type_at()``,
+    ``color_at()``, ``is_capture()``, ``zobrist_hash()``, ``ordered_moves()`` and
+    python-chess's ``generate_legal_moves()`` and ``generate_legal_captures()`` are
+    inherited from ``xiangqi._core.PositionBase`` (compiled: the calls a search makes at
+    every node cost no Python frame). Writing an engine on it:
+    https://xiangqi-rules.readthedocs.io/en/latest/writing-an-engine.html.
     """
 
-    # _legal_moves: the LegalMoveView of _board, or None until first asked for. Both are
-    # set when a Position is made (_load, copy); edits reload the same Board, so the
-    # view never goes stale.
-    __slots__ = ("_board", "_legal_moves")
+    # _board and _legal_moves (the LegalMoveView of _board, or None until first asked
+    # for) are PositionBase's compiled attributes, set when a Position is made (_load,
+    # copy); edits reload the same Board, so the view never goes stale. No slot here: a
+    # Position then holds no reference the garbage collector tracks (see PositionBase).
+    __slots__ = ()
 
     _board: _core.Board
     _legal_moves: LegalMoveView | None
@@ -257,16 +257,6 @@ class Position(_core.PositionBase, ChessNames):
         """
         board = self._board
         return 2 * (int(board.fullmove_number) - 1) + int(board.side)
-
-    def color_at(self, square: int) -> Color | None:
-        """The colour of the piece on square (0..89), or None if it is empty."""
-        code = self._board.piece_at(square if type(square) is int else check_square(square))
-        return _COLORS[(code - 1) // 7] if code else None
-
-    def piece_type_at(self, square: int) -> PieceType | None:
-        """The kind of the piece on square (0..89), or None if it is empty."""
-        code = self._board.piece_at(square if type(square) is int else check_square(square))
-        return PIECES[code - 1].piece_type if code else None
 
     def pieces(self, piece_type: PieceType, color: Color) -> SquareSet:
         """The squares (0..89) of color's pieces of piece_type, as a SquareSet."""
@@ -353,27 +343,55 @@ class Position(_core.PositionBase, ChessNames):
         _check_move(move, "is_pseudo_legal")
         return bool(self._board.is_pseudo_legal(move.from_square, move.to_square))
 
-    def push(self, move: Move) -> None:
-        """Play a legal move. An illegal one raises IllegalMoveError and changes nothing.
+    def _push_refused(self, move: object) -> None:
+        """push()'s slow path (PositionBase.push): a Move the core did not play."""
+        move = _check_move(move, "push")
+        if type(move) is not Move:  # a subclass of Move: played as its squares
+            if self._board.push(move.from_square, move.to_square):
+                return
+        if move.from_square == move.to_square:  # the null move (a0 to a0 never is legal)
+            if self._board.push_null():
+                return
+            side = "Red" if self._board.side == 0 else "Black"
+            why = self._king_gone() or f"{side} is in check and may not pass"
+            raise IllegalMoveError(f"illegal null move: {why}, in {self.fen()!r}")
+        raise self._illegal(move)
 
-        ``Move.null()`` passes (python-chess's null move, for null-move pruning): the
-        side to move changes and nothing else; it is refused (IllegalMoveError) while
-        the side to move is in check. The halfmove clock and move number count it, as
-        python-chess's do; the rulings (is_repetition, outcome: repetition, perpetual
-        check and chase) look no further back than the last null move, as Stockfish's
-        repetition detection does, so a pass never makes or breaks a repetition with
-        the positions before it. pop() undoes it like any move.
+    def push_pseudo_legal(self, move: Move) -> None:
+        """Play a pseudo-legal move: one that follows its piece's movement rule, even if it
+        leaves the own king attacked (for engines that search pseudo-legal moves and test
+        was_into_check() after the push). pop() undoes it as any move.
+
+        Refused (IllegalMoveError, nothing changed): a move that breaks its piece's
+        movement rule or moves no piece of the side to move, a move that would capture a
+        king, and any move once a king is gone. ``Move.null()`` is push()'s null move.
+        After a pseudo-legal move that left its king attacked, the position is one that
+        Position.from_diagram() would load (the side not to move in check): the next side
+        may capture that king with push() (its side then has no move and has lost, as
+        outcome() says), and the rulings (outcome(), is_repetition) judge the history as
+        it stands, every pushed move counted as played.
         """
         if type(move) is not Move:
-            _check_move(move, "push")
-        if not self._board.push(move.from_square, move.to_square):
-            if move.from_square == move.to_square:  # the null move (a0 to a0 never is legal)
-                if self._board.push_null():
-                    return
-                side = "Red" if self._board.side == 0 else "Black"
-                why = self._king_gone() or f"{side} is in check and may not pass"
-                raise IllegalMoveError(f"illegal null move: {why}, in {self.fen()!r}")
-            raise self._illegal(move)
+            move = _check_move(move, "push_pseudo_legal")
+        if not move:
+            self.push(move)
+            return
+        refused = self._board.push_pseudo(move.from_square, move.to_square)
+        if refused:
+            if refused == 2:
+                why = f"it would capture the king on {SQUARE_NAMES[move.to_square]}"
+            elif refused == 3:
+                why = self._king_gone()
+            else:
+                why = self._why_illegal(move)
+            raise IllegalMoveError(f"illegal move {move}: {why}, in {self.fen()!r}")
+
+    def was_into_check(self) -> bool:
+        """Is the side that just moved (the side not to move) in check? python-chess's
+        ``was_into_check()``: True only after push_pseudo_legal() of a move that left
+        its king attacked, or in a from_diagram() position with the side not to move in
+        check."""
+        return bool(self._board.in_check(1 - self._board.side))
 
     def push_iccs(self, text: str) -> Move:
         """Parse ICCS text ("h2e2", or "H2-E2"), play it, and return the Move."""
@@ -439,18 +457,14 @@ class Position(_core.PositionBase, ChessNames):
             f"illegal move {move}{read}: {self._why_illegal(move)}, in {self.fen()!r}{hint}"
         )
 
-    def pop(self) -> Move:
-        """Undo the last pushed move and return it; IndexError if there is none."""
-        return _MOVE_OF[self._board.pop()]
-
     def peek(self) -> Move:
         """The last pushed move; IndexError if there is none."""
-        return _MOVE_OF[self._board.peek()]
+        return MOVE_OF_CODE[self._board.peek()]
 
     @property
     def move_stack(self) -> list[Move]:
         """The moves pushed and not popped, oldest first (a new list)."""
-        return [_MOVE_OF[code] for code in self._board.moves()]
+        return [MOVE_OF_CODE[code] for code in self._board.moves()]
 
     def _king_gone(self) -> str:
         """Why no move is legal when a king was taken (a from_diagram position), else ''."""
@@ -502,51 +516,16 @@ class Position(_core.PositionBase, ChessNames):
         """Not in check but no legal move (困毙): in xiangqi this also loses."""
         return not self.is_check() and not self.has_legal_moves()
 
-    def find_mate(
-        self,
-        max_plies: int,
-        *,
-        checks_only: bool = False,
-        node_limit: int | None = None,
-        stop: threading.Event | None = None,
-    ) -> list[Move] | None:
-        """The side to move's shortest forced mate within max_plies (1..99) plies: the
-        attacker's moves and the defender's longest resistance; None when proven there is
-        none. checks_only=True: the attacker plays only checks. Repetitions are judged as
-        the rules judge them, over the position's history since the last capture too:
-        the game ends at a position's third occurrence (a second ends nothing), and a
-        defender may not hold by a one-sided perpetual check. See
-        https://xiangqi-rules.readthedocs.io/en/latest/mates.html.
-
-        stop: a threading.Event; when another thread sets it, the search ends (within
-        a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.
-
-        Raises:
-            SearchLimitReached: node_limit (positions visited) was reached, or stop was
-                set, first.
-            ValueError: the side not to move is in check; a bad argument (TypeError
-                for a wrong type).
-        """
-        plies = check_int("max_plies", max_plies, 1, 99)
-        check_bool("checks_only", checks_only)
-        limit = None if node_limit is None else check_int("node_limit", node_limit, 1, 2**62)
-        if stop is not None and not isinstance(stop, threading.Event):
-            raise TypeError(f"stop must be None or a threading.Event, got {type(stop).__name__}")
-        board = self._board
-        if board.in_check(1 - board.side):
-            raise ValueError(f"the side not to move is in check: {self.fen()!r}")
-        status, line, nodes, proven = _core.find_mate(board, plies, checks_only, limit, stop)
-        if status < 0:
-            raise SearchLimitReached(nodes, proven)
-        return None if line is None else [_MOVE_OF[code] for code in line]
-
     def is_repetition(self, count: int = 3) -> bool:
-        """Has the current position occurred at least count times (since the last capture)?"""
+        """Has the current position occurred at least count times (python-chess's
+        ``is_repetition``)? Counted as repetition_count() counts."""
         return bool(self._board.occurrences() >= check_int("count", count))
 
-    def zobrist_hash(self) -> int:
-        """The 64-bit Zobrist key of the pieces and side to move (stable across runs)."""
-        return int(self._board.zobrist_hash())
+    def repetition_count(self) -> int:
+        """How many times the current position (pieces and side to move) has occurred,
+        this time included, since the last capture and the last null move: 1 for a
+        position new in that stretch. The count outcome()'s repetitions compares with."""
+        return int(self._board.occurrences())
 
     def is_game_over(
         self, repetitions: int = 3, move_limit: int = 120, rules: Rules | str = "asian"
@@ -643,13 +622,6 @@ class Position(_core.PositionBase, ChessNames):
         if not self._board.is_legal(move.from_square, move.to_square):
             raise self._illegal(move)
         return bool(self._board.gives_check(move.from_square, move.to_square))
-
-    def is_capture(self, move: Move) -> bool:
-        """Does move land on a piece of the other side? (Legality is not checked.)"""
-        _check_move(move, "is_capture")
-        target = self.piece_at(move.to_square)
-        mover = self.piece_at(move.from_square)
-        return target is not None and mover is not None and target.color != mover.color
 
     def pin(self, color: Color, square: int) -> SquareSet:
         """Where color's piece on square may stand without exposing its king (all 90 if free).
@@ -866,17 +838,6 @@ class Position(_core.PositionBase, ChessNames):
         return other
 
     # -- copying, comparing, showing -------------------------------------------
-
-    def copy(self: _P, stack: bool = True) -> _P:
-        """An independent copy of the same class; with stack=False it forgets the moves."""
-        cls = type(self)
-        other = cls.__new__(cls)
-        other._board = self._board.copy(stack)
-        other._legal_moves = None
-        extra = getattr(self, "__dict__", None)
-        if extra:
-            other.__dict__.update(extra)
-        return other
 
     def __copy__(self: _P) -> _P:
         return self.copy()

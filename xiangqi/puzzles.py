@@ -631,6 +631,7 @@ def find_mates(
     checks_only: bool = False,
     node_limit: int | None = None,
     threads: int | None = None,
+    hash_mb: int = 64,
 ) -> list[MateAnswer]:
     """Position.find_mate over many positions (or FEN strings, read with position_of),
     on a pool of threads that search without the GIL.
@@ -639,7 +640,8 @@ def find_mates(
     (its move stack included: the repetitions of its game count): the mate (a list of
     Moves), None (proven: no mate within max_plies), or the SearchLimitReached object of
     a search that reached node_limit (returned, not raised). threads: 1..256, default
-    the machine's CPU count. Every argument is checked before any search starts;
+    the machine's CPU count. hash_mb: the tables' megabytes per search (1..65536; a
+    search per thread runs at a time). Every argument is checked before any search starts;
     positions must be an iterable of them (a single Position or FEN string is refused
     with TypeError). Ctrl-C (KeyboardInterrupt, or any exception in the calling thread)
     stops every search at once: no thread is left running when it propagates.
@@ -648,6 +650,7 @@ def find_mates(
     check_bool("checks_only", checks_only)
     limit = None if node_limit is None else check_int("node_limit", node_limit, 1, 2**62)
     workers = (os.cpu_count() or 1) if threads is None else check_int("threads", threads, 1, 256)
+    megabytes = check_int("hash_mb", hash_mb, 1, 65536)
     if isinstance(positions, (str, bytes, bytearray, Position)) or not hasattr(
         type(positions), "__iter__"
     ):
@@ -671,7 +674,9 @@ def find_mates(
 
     def one(pos: Position) -> MateAnswer:
         try:
-            return pos.find_mate(plies, checks_only=checks_only, node_limit=limit, stop=stop)
+            return pos.find_mate(
+                plies, checks_only=checks_only, node_limit=limit, stop=stop, hash_mb=megabytes
+            )
         except SearchLimitReached as stopped:
             return stopped
 

@@ -99,30 +99,34 @@ and the book's cases for each are there). Rules 1 and 2 are as above; then:
    of the span is one of:
 
    * a check (将);
-   * a mate threat (杀): with the mover to move again, a mate by a series of checks
-     within three of its moves, every defence considered (``CXA_MATE_DEPTH`` in
-     ``core/chinese.pxd``; reading 3);
-   * a chase (捉): with the mover to move again, the moved piece (by its own capture or
-     in a joint attack that wins nothing without it) wins a piece it could not win
-     before, even if another piece or a check already could (reading 18), or a check
-     after which every reply leaves such a gain (将军得子: counted by the pieces it wins,
-     reading 10). A gain is the target's value less what the whole exchange on its square
-     costs (rook 4, horse and cannon 2, advisor and elephant 1, a crossed pawn
-     "floating", so under-protected 少根 targets and joint attacks chase; readings 4 and
-     12). Neither the king nor a pawn chases, and a pawn still on its own side of the
-     river is no target (readings 6 and 11). Several targets in turn are still a
+   * a mate threat (杀): with the mover to move again, a mate by a series of checks,
+     every defence considered: within three of its moves always (``CXA_MATE_DEPTH`` in
+     ``core/chinese.pxd``; reading 3), then deeper, up to six, within a budget of move
+     generations per move (``CXA_MATE_DEEP``, ``CXA_MATE_NODES``; reading 25);
+   * a chase (捉): with the mover to move again, the moved piece (by its own capture or in a
+     joint attack that wins nothing without it) wins a piece it could not win before, even
+     if another piece or a check already could (reading 18), or a check after which every
+     reply leaves such a gain (将军得子: counted by the pieces it wins, reading 10, and new only
+     when every reply loses a piece no check won before the move, reading 23). A gain is the
+     target's value less what the whole exchange on its square costs (rook 4, horse and
+     cannon 2, advisor and elephant 1, a crossed pawn "floating", so under-protected 少根
+     targets and joint attacks chase; readings 4 and 12). Neither the king nor a pawn
+     chases, and a pawn still on its own side of the river is no target, nor worth anything
+     inside an exchange (readings 6, 11 and 21). Several targets in turn are still a
      perpetual chase (reading 5). A move answering a check chases only what could not be
-     taken before the check (reading 13). A capture that uncovers a piece of the mover's
-     own to a new attacker, so that the opponent may then win more than it won, wins
-     nothing; giving away what a protecting piece leaves does not count (reading 17);
+     taken before the check (reading 13). A capture that uncovers a piece of the mover's own
+     to a new attacker, so that the opponent may then win more than it won, wins nothing;
+     giving away what a protecting piece leaves does not count (reading 17); nor does a
+     capture the opponent answers by mate, searched as deep as a mate threat (reading 24);
    * otherwise idle (闲): exchange offers, sacrifices and blocks included. An offer by the
      moved piece of a like piece that can take it back evenly (兑) is idle, even when the
-     attacked piece is unprotected (reading 14) and even when the capture would give
-     check (reading 19); so is a 少根 gain that rests on a like attacker the target can
-     take back evenly (reading 15). A like piece uncovered by another piece's move is
-     chased (reading 20: the book's 图25; its 图9 reads the other way). A king move
-     answering a check is idle. A check that also prepares a capture is a check
-     (reading 9).
+     attacked piece is unprotected (reading 14) and even when the capture would give check
+     (reading 19), but not when the opponent may take the moved piece for nothing: that is a
+     piece given away that attacks, a chase (reading 22). A 少根 gain that rests on a like
+     attacker the target can take back evenly is idle too (reading 15). A like piece
+     uncovered by another piece's move is chased (reading 20: the book's 图25; its 图9 reads
+     the other way). A king move answering a check is idle. A check that also prepares a
+     capture is a check (reading 9).
 
    A side none of whose moves is idle is forbidden: ``PERPETUAL_CHECK``,
    ``PERPETUAL_MATE_THREAT``, ``PERPETUAL_CHASE`` (of one piece or several),

@@ -22,6 +22,10 @@ SQUARE_OF_NAME = {name: i for i, name in enumerate(SQUARE_NAMES)}
 #: Every square number, 0..89 (python-chess's ``chess.SQUARES``), in order: a0, b0, ... i9.
 SQUARES: list[int] = list(range(90))
 
+#: The mask of every square, bit i = square i (python-chess's ``chess.BB_ALL`` for xiangqi's
+#: 90 squares): the default masks of Position.generate_legal_moves().
+BB_ALL: int = (1 << 90) - 1
+
 #: Quote at most this many characters of bad input in an error message.
 QUOTE_LIMIT = 200
 

@@ -12,6 +12,7 @@
 #   cxa_plain(r, sq, side)              the best cxa_take on sq, any attacker
 #   cxa_near(v, a)                      may a piece on a change what attacks v
 #   cxa_exposed(r, a, sq, side)         what the capture a x sq gives away elsewhere
+#   cxa_mated_after(r, a, sq, side)     may the opponent mate after a takes on sq
 #   cxa_win(r, sq, side, moved)         what side wins by taking the piece on sq next move
 #                                       (less the exchange offers, 兑, and the captures
 #                                       that give away more: 被牵子捉子)
@@ -20,10 +21,11 @@
 #   cxa_piece_targets(r, side, a, moved)  enemy pieces side's piece on a would win
 #   cxa_best_gain(r, side, target)      the most side wins by taking one piece next move
 #   cxa_even_back(r, a, sq, side)       is the piece on a offered for the like one on sq (兑)
-#   cxa_check_net(r, side, depth, won, moved)   what side surely wins through a check
-#   cxa_check_wins(r, side, moved)      pieces side wins through a check (将军得子)
-#   cxa_mates(r, side, depth)           side mates by checks within depth of its moves (杀)
-#   cxa_threats(r, side, moved)         cxa_targets and cxa_check_wins together
+#   cxa_check_net(r, side, depth, won, moved, old)   what side surely wins through a check
+#   cxa_check_wins(r, side, moved, old) pieces side newly wins through a check (将军得子)
+#   cxa_mates(r, side, depth, budget)   side mates by checks within depth of its moves (杀)
+#   cxa_mate_threat(r, side, budget)    cxa_mates to CXA_MATE_DEPTH, then deeper in budget
+#   cxa_threats(r, side, moved, old, by_check)   cxa_targets and cxa_check_wins together
 #   cxa_termination(kinds)              the END_* naming a forbidden side's span
 #   cxa_classify(squares, side, plies, n, first, kinds)   each side's kinds of move
 #   cxa_judge(squares, side, plies, n, count)    END_* | winner << 4 for the repetition
@@ -43,7 +45,9 @@
 #   杀 mate       with the mover to move again (its opponent passing), the mover mates by
 #                 a series of checks of at most CXA_MATE_DEPTH (3) of its moves, every
 #                 defence considered (2020 24.2 "a check or a series of checks"; the
-#                 README's reading 3: mate in one, two or three).
+#                 README's reading 3: mate in one, two or three), or, deepening one move
+#                 at a time, of at most CXA_MATE_DEEP (6) within CXA_MATE_NODES move
+#                 generations (reading 25: 24.2 sets no limit; 图7 is a four-check mate).
 #   捉 chase      with the mover to move again, it wins material next move: some enemy
 #                 piece (not the king; pawns at home are no material) that a piece of
 #                 the mover other than the king and the pawns (their own attacks are
@@ -86,6 +90,14 @@
 # that rests on a like piece the target may take back evenly, or the moved piece offered
 # for a like one, is an exchange offer (1999 28.5, 28.16: cxa_win); a capture that gives
 # away more than it wins by uncovering a stronger piece is no gain (2020 图23: cxa_exposed).
+# Third push (readings 21-25): a pawn at home is worth nothing inside an exchange too
+# (cxa_value); the moved piece is offered for exchange only when the opponent's capture
+# of it is an even trade, else it is given away and its attack chases (cxa_even_back's
+# even: 1999 细则5, 细则12); a check wins something new only when every reply loses a
+# piece no check won before the move (cxa_check_net's old); a capture the opponent
+# answers by mate, searched as deep as a mate threat, wins nothing (cxa_mated_after:
+# 1999 29.4, 细则7); mate threats deeper than three checks within a budget
+# (cxa_mate_threat).
 # Simplified: check-wins by one check only (CXA_CHECK_DEPTH; two finds 图16's 抽车 but
 # also rules 图5's old capture a chase); the defensive key
 # point (1999 27.3); the pawn's attacks in mutual perpetual attacks (1999 细则11); the
@@ -120,15 +132,19 @@ cdef enum:
     CXA_IDLE = 8
 
 cdef enum:
-    CXA_MATE_DEPTH = 3      # moves of the mating side searched for a mate threat
+    CXA_MATE_DEPTH = 3      # moves of the mating side always searched for a mate threat
+    CXA_MATE_DEEP = 6       # moves searched further, within CXA_MATE_NODES (reading 25)
+    CXA_MATE_NODES = 2000   # move generations the deeper searches may spend, per move
     CXA_CHECK_DEPTH = 1     # checks in a series searched for a check that wins material
     CXA_SEE_FULL = 64       # depth of a whole exchange sequence (more than the pieces)
     CXA_MAX_SPAN = 512      # longest span analysed for mate threats and chases (plies)
 
 
 cdef inline int cxa_value(int pc, int sq, int chaser) noexcept nogil:
-    # Rook 8, horse 4, cannon 4, advisor 2, elephant 2, pawn at home 1, king 100 (never
-    # captured: captures are legal moves), as the side `chaser` counts its gains. A crossed
+    # Rook 8, horse 4, cannon 4, advisor 2, elephant 2, pawn at home 0 (no material, as a
+    # target and inside an exchange alike: 1999 25.3 "未过河兵(卒)不算子力"; reading 21),
+    # king 100 (never captured: captures are legal moves), as the side `chaser` counts its
+    # gains. A crossed
     # pawn's value floats between an advisor's and a horse's (1999 25.3, 细则10; 2020
     # 图24): a pawn for a horse or cannon, or an advisor or elephant for a pawn, is even,
     # never a gain; so the chaser counts an enemy crossed pawn it wins at the low end (2)
@@ -142,7 +158,7 @@ cdef inline int cxa_value(int pc, int sq, int chaser) noexcept nogil:
         return 4
     if kind == 6:
         if on_own_half(sq, (pc >> 4) - 1):
-            return 1
+            return 0
         return 4 if (pc >> 4) - 1 == chaser else 2
     return 2
 
@@ -266,10 +282,13 @@ cdef inline int cxa_exposed(BoardState* r, int a, int sq, int side) noexcept nog
     return after - before if after > before else 0
 
 
-cdef inline bint cxa_even_back(BoardState* r, int a, int sq, int side) noexcept nogil:
+cdef inline bint cxa_even_back(BoardState* r, int a, int sq, int side, bint even) noexcept nogil:
     # Is side's piece on a offered to the enemy piece on sq for a like one (同等子力,
     # 1999 28.5): of equal value, and may the enemy piece take it back without loss on
-    # the whole exchange there? r is restored.
+    # the whole exchange there? With even set, only an even trade counts: taking the
+    # piece on a wins the enemy nothing on the whole exchange (a piece it may take for
+    # nothing is given away, 送吃, not offered for exchange: 28.5 "互换", 1999 细则5,
+    # 细则12; reading 22). r is restored.
     cdef int mv = sq | (a << 8), cap, net
     if cxa_value(r.squares[a], a, side) != cxa_value(r.squares[sq], sq, side):
         return 0
@@ -278,7 +297,24 @@ cdef inline bint cxa_even_back(BoardState* r, int a, int sq, int side) noexcept 
     cap = make_move(r, mv)
     net = cxa_value(cap, a, side) - cxa_see(r, a, side, CXA_SEE_FULL, side)
     unmake_move(r, mv, cap)
-    return net >= 0
+    return net == 0 if even else net >= 0
+
+
+cdef inline bint cxa_mated_after(BoardState* r, int a, int sq, int side) noexcept nogil:
+    # After side's piece on a takes the piece on sq, may the opponent mate by a check or
+    # a series of checks, searched as a mate threat is (cxa_mate_threat: three checking
+    # moves always, then up to CXA_MATE_DEEP within CXA_MATE_NODES)? Such a capture wins
+    # nothing (1999 29.4 "得子后...不致被将死", 细则7; reading 24). As deep as 杀 itself:
+    # in 2020 参考图35 Black's cannon takes a rook, before Black's rook parries, into a
+    # mate by five checks, and the book calls the parry a chase of that rook. r is
+    # restored.
+    cdef int mv = a | (sq << 8), cap
+    cdef bint mated
+    cdef int budget = CXA_MATE_NODES
+    cap = make_move(r, mv)
+    mated = cxa_mate_threat(r, 1 - side, &budget)
+    unmake_move(r, mv, cap)
+    return mated
 
 
 cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nogil:
@@ -311,8 +347,11 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
         if kind == 0 or kind == 6 or not capture_legal(r, a, sq):
             continue
         net = cxa_take(r, a, sq, side)
-        if net > best and cxa_exposed(r, a, sq, side) <= net:
-            best = net  # (one that gives away more elsewhere wins nothing: 2020 图23)
+        # One that gives away more elsewhere wins nothing (2020 图23), nor one the
+        # opponent answers by mate (1999 29.4, 细则7).
+        if (net > best and cxa_exposed(r, a, sq, side) <= net
+                and not cxa_mated_after(r, a, sq, side)):
+            best = net
     if moved < 0 or best == 0:
         return best
     for i in range(n):
@@ -321,8 +360,10 @@ cdef inline int cxa_win(BoardState* r, int sq, int side, int moved) noexcept nog
         kind = slot_kind(pc)
         if kind == 0 or kind == 6 or not capture_legal(r, a, sq):
             continue
-        if not cxa_even_back(r, a, sq, side):
-            continue    # no like piece, or taking it back loses: no even exchange offered
+        # No like piece, taking it back loses, or (the moved piece) it is taken for
+        # nothing: no even exchange offered.
+        if not cxa_even_back(r, a, sq, side, a == moved):
+            continue
         if a != moved and not cxa_rooted(r, a, sq):
             continue    # an unprotected piece uncovered to an equal one: a chase
         # Without the equal piece, is there still a gain? If not, the move offers it.
@@ -370,7 +411,7 @@ cdef inline unsigned int cxa_piece_targets(BoardState* r, int side, int a,
         if cxa_win(r, v, side, moved) == 0:
             continue
         net = cxa_take(r, a, v, side)
-        if net > 0 and cxa_exposed(r, a, v, side) <= net:
+        if net > 0 and cxa_exposed(r, a, v, side) <= net and not cxa_mated_after(r, a, v, side):
             found |= 1u << j
             continue
         # Without the piece, is the gain gone? Then it takes part in a joint attack.
@@ -396,43 +437,54 @@ cdef inline int cxa_best_gain(BoardState* r, int side, int* target) noexcept nog
 
 
 cdef inline int cxa_check_net(BoardState* r, int side, int depth, unsigned int* won,
-                              int moved) noexcept nogil:
+                              int moved, unsigned int old) noexcept nogil:
     # With side to move: the most it surely wins through a check (0 if nothing): over its
     # checks, the least over the replies of what the check took, less what the reply
     # took, plus the best that follows (one capture, cxa_best_gain, or, depth > 1, a
     # further check: a series of checks, 1999 29.1). won gets the pieces (bit per enemy
-    # slot) of every check that wins: the one it took and those taken after each reply.
+    # slot) of every check that wins something not in old after every reply: the one it
+    # took and those it wins after each reply, less old. A check after which one reply
+    # loses only pieces in old (what was won before the move) wins nothing new: the
+    # defender chooses the reply (1999 29.1-29.2, 细则6; reading 23).
     # A check with no reply is a mate, judged as a mate threat instead. A check by the
     # piece that just moved (on moved; -1: none) taking a like piece that could take it
     # back evenly is that piece's exchange offer (兑, cxa_even_back), no win. r is restored.
     cdef int moves[MAX_MOVES]
     cdef int replies[MAX_MOVES]
     cdef int n, m, i, k, cap, cap2, net, deeper, worst, target, best = 0, saved = r.side
-    cdef unsigned int got, more
+    cdef unsigned int got, more, lost, capbit
+    cdef bint fresh
     r.side = side
     n = generate_legal_moves(r, moves)
     for i in range(n):
         if ((moves[i] & 255) == moved and r.squares[moves[i] >> 8]
-                and cxa_even_back(r, moved, moves[i] >> 8, side)):
+                and cxa_even_back(r, moved, moves[i] >> 8, side, 1)):
             continue
         cap = make_move(r, moves[i])
         if in_check(r, 1 - side):
             m = generate_legal_moves(r, replies)
             worst = 0
             got = 0
+            fresh = 1
+            capbit = 0
+            if cap and cxa_gain(cap, moves[i] >> 8, side):
+                capbit = 1u << (cap & 15)
             if m:
                 worst = 1000
                 for k in range(m):
                     cap2 = make_move(r, replies[k])
                     net = cxa_best_gain(r, side, &target)
-                    if target:
-                        got |= 1u << target
+                    lost = (1u << target) if target else 0
                     if depth > 1:
                         more = 0
-                        deeper = cxa_check_net(r, side, depth - 1, &more, -1)
+                        deeper = cxa_check_net(r, side, depth - 1, &more, -1, old)
+                        if deeper > 0:
+                            lost |= more
                         if deeper > net:
                             net = deeper
-                            got |= more
+                    lost = (lost | capbit) & ~old
+                    got |= lost
+                    fresh = fresh and lost != 0
                     if cap:
                         net += cxa_gain(cap, moves[i] >> 8, side)
                     if cap2:
@@ -440,12 +492,10 @@ cdef inline int cxa_check_net(BoardState* r, int side, int depth, unsigned int* 
                     unmake_move(r, replies[k], cap2)
                     if net < worst:
                         worst = net
-                    if worst <= 0:
+                    if worst <= 0 or not fresh:
                         break
-            if worst > 0:
-                if cap and cxa_gain(cap, moves[i] >> 8, side):
-                    got |= 1u << (cap & 15)
-                won[0] |= got
+            if worst > 0 and fresh:
+                won[0] |= got | (capbit & ~old)
                 if worst > best:
                     best = worst
         unmake_move(r, moves[i], cap)
@@ -453,21 +503,27 @@ cdef inline int cxa_check_net(BoardState* r, int side, int depth, unsigned int* 
     return best
 
 
-cdef inline unsigned int cxa_check_wins(BoardState* r, int side, int moved) noexcept nogil:
+cdef inline unsigned int cxa_check_wins(BoardState* r, int side, int moved,
+                                        unsigned int old) noexcept nogil:
     # With side to move: the enemy pieces (bit per slot) it wins through a check or a
-    # series of at most CXA_CHECK_DEPTH checks (cxa_check_net). r is restored.
+    # series of at most CXA_CHECK_DEPTH checks (cxa_check_net), other than those in old,
+    # by a check that wins one of them after every reply. r is restored.
     cdef unsigned int found = 0
-    cxa_check_net(r, side, CXA_CHECK_DEPTH, &found, moved)
+    cxa_check_net(r, side, CXA_CHECK_DEPTH, &found, moved, old)
     return found
 
 
-cdef inline bint cxa_mates(BoardState* r, int side, int depth) noexcept nogil:
+cdef inline bint cxa_mates(BoardState* r, int side, int depth, int* budget) noexcept nogil:
     # With side to move: can it mate by checks within depth of its moves, every defence
-    # considered? r is restored.
+    # considered? budget: move generations still allowed, one spent per node; at 0 the
+    # search stops and answers no (nothing proven). r is restored.
     cdef int moves[MAX_MOVES]
     cdef int replies[MAX_MOVES]
     cdef int n, m, i, k, cap, cap2, saved = r.side
     cdef bint every
+    if budget[0] <= 0:
+        return 0
+    budget[0] -= 1
     r.side = side
     n = generate_legal_moves(r, moves)
     for i in range(n):
@@ -479,7 +535,7 @@ cdef inline bint cxa_mates(BoardState* r, int side, int depth) noexcept nogil:
                 every = 1
                 for k in range(m):
                     cap2 = make_move(r, replies[k])
-                    every = cxa_mates(r, side, depth - 1)
+                    every = cxa_mates(r, side, depth - 1, budget)
                     unmake_move(r, replies[k], cap2)
                     if not every:
                         break
@@ -492,12 +548,28 @@ cdef inline bint cxa_mates(BoardState* r, int side, int depth) noexcept nogil:
     return 0
 
 
-cdef inline unsigned int cxa_threats(BoardState* r, int side, int moved) noexcept nogil:
+cdef inline bint cxa_mate_threat(BoardState* r, int side, int* budget) noexcept nogil:
+    # With side to move: can it mate by a series of checks, every defence considered (杀,
+    # 2020 24.2, which sets no limit on the checks)? Within CXA_MATE_DEPTH of its moves
+    # always; then, deepening one move at a time up to CXA_MATE_DEEP, while budget (move
+    # generations, shared by the span's moves) lasts. r is restored.
+    cdef int full = 1 << 30, depth
+    if cxa_mates(r, side, CXA_MATE_DEPTH, &full):
+        return 1
+    for depth in range(CXA_MATE_DEPTH + 1, CXA_MATE_DEEP + 1):
+        if budget[0] <= 0:
+            return 0
+        if cxa_mates(r, side, depth, budget):
+            return 1
+    return 0
+
+
+cdef inline unsigned int cxa_threats(BoardState* r, int side, int moved, unsigned int old,
+                                     unsigned int* by_check) noexcept nogil:
     # What side would win if it were to move (bit per enemy slot): by a capture
-    # (cxa_targets) or through a check (cxa_check_wins).
-    cdef unsigned int found = cxa_targets(r, side, moved)
-    found |= cxa_check_wins(r, side, moved)
-    return found
+    # (cxa_targets) or through a check (cxa_check_wins, less old, which by_check gets).
+    by_check[0] = cxa_check_wins(r, side, moved, old)
+    return cxa_targets(r, side, moved) | by_check[0]
 
 
 cdef inline int cxa_termination(int kinds) noexcept nogil:
@@ -524,7 +596,8 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
     # have an idle move (the verdict is then a draw whatever the rest are).
     cdef int i, mover, mv, kind
     cdef bint king_reply
-    cdef unsigned int before, own_before
+    cdef unsigned int before, own_before, checks_before, more
+    cdef int budget
     cdef BoardState r
     kinds[0] = kinds[1] = 0
     replay_span(&r, squares, plies, n, first)
@@ -542,23 +615,25 @@ cdef inline void cxa_classify(const unsigned char* squares, int side, const PlyR
             # a check; own_before: what the moving piece could win by a capture of its
             # own or a joint attack it takes part in (a win through a check before does
             # not make that chase old: 2020 图30's variation).
-            before = own_before = 0
+            before = own_before = checks_before = 0
             if not king_reply:
-                before = cxa_threats(&r, mover, 0)
+                before = cxa_threats(&r, mover, 0, 0, &checks_before)
                 own_before = cxa_piece_targets(&r, mover, mv & 255, 0)
                 if plies[i - 1].check and i - 1 > 0:
                     # The move answers a check: what the mover could win before the
                     # check was given does not become new by the answer (2020 26.1.4).
                     unmake_move(&r, plies[i - 1].move, plies[i - 1].captured)
-                    before |= cxa_threats(&r, mover, 0)
+                    before |= cxa_threats(&r, mover, 0, 0, &more)
+                    checks_before |= more
                     own_before |= cxa_piece_targets(&r, mover, mv & 255, 0)
                     make_move(&r, plies[i - 1].move)
             make_move(&r, mv)
+            budget = CXA_MATE_NODES
             if king_reply:
                 kind = CXA_IDLE
-            elif cxa_mates(&r, mover, CXA_MATE_DEPTH):
+            elif cxa_mate_threat(&r, mover, &budget):
                 kind = CXA_MATE
-            elif cxa_threats(&r, mover, mv >> 8) & ~before:
+            elif cxa_threats(&r, mover, mv >> 8, checks_before, &more) & ~before:
                 kind = CXA_CHASE
             elif cxa_piece_targets(&r, mover, mv >> 8, mv >> 8) & ~own_before:
                 # The moved piece wins a piece it could not win before, though another

@@ -1,0 +1,81 @@
+"""The forced-mate search's Python face, a base of Position.
+
+Position.find_mate checks its arguments and calls the compiled search (core/mate.pxd through
+_mate.pxi); it lives here, not in position.py, so that module keeps one idea (the board and
+its rules). Position inherits it and the reference lists it with Position's methods.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+from . import _core
+from ._checks import check_bool, check_int
+from .errors import SearchLimitReached
+from .move import MOVE_OF_CODE, Move
+
+if TYPE_CHECKING:
+    from ._core import Board
+
+
+class MateSearch:
+    """Position.find_mate; a base of Position, not used alone."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        _board: Board
+
+        def fen(self) -> str: ...
+
+    def find_mate(
+        self,
+        max_plies: int,
+        *,
+        checks_only: bool = False,
+        node_limit: int | None = None,
+        stop: threading.Event | None = None,
+        hash_mb: int = 64,
+    ) -> list[Move] | None:
+        """The side to move's shortest forced mate within max_plies (1..99) plies: the
+        attacker's moves and the defender's longest resistance; None when proven there is
+        none. checks_only=True: the attacker plays only checks. Repetitions are judged as
+        the rules judge them, over the position's history since the last capture too:
+        the game ends at a position's third occurrence (a second ends nothing), and a
+        defender may not hold by a one-sided perpetual check. See
+        https://xiangqi-rules.readthedocs.io/en/latest/mates.html.
+
+        node_limit: the positions the search may visit before it raises
+        SearchLimitReached; once a mate is proven, reading its line may visit as many
+        again (so a search visits at most twice node_limit).
+
+        stop: a threading.Event; when another thread sets it, the search ends (within
+        a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.
+
+        hash_mb: 1..65536, the megabytes the search's tables may take (allocated for
+        the search, freed when it ends). From max_plies 11 on the mate is found by a
+        proof-number search (df-pn), and the proof that none is shorter is a df-pn
+        disproof; below, by iterative deepening.
+
+        Raises:
+            SearchLimitReached: node_limit (positions visited) was reached, or stop was
+                set, first.
+            ValueError: the side not to move is in check; a bad argument (TypeError
+                for a wrong type).
+        """
+        plies = check_int("max_plies", max_plies, 1, 99)
+        check_bool("checks_only", checks_only)
+        limit = None if node_limit is None else check_int("node_limit", node_limit, 1, 2**62)
+        if stop is not None and not isinstance(stop, threading.Event):
+            raise TypeError(f"stop must be None or a threading.Event, got {type(stop).__name__}")
+        megabytes = check_int("hash_mb", hash_mb, 1, 65536)
+        board = self._board
+        if board.in_check(1 - board.side):
+            raise ValueError(f"the side not to move is in check: {self.fen()!r}")
+        status, line, nodes, proven = _core.find_mate(
+            board, plies, checks_only, limit, stop, megabytes
+        )
+        if status < 0:
+            raise SearchLimitReached(nodes, proven)
+        return None if line is None else [MOVE_OF_CODE[code] for code in line]
