@@ -159,6 +159,7 @@ def test_facing_king_attacks_the_other_palace() -> None:
     assert not pos.is_legal(Move.from_iccs("d9e9"))
 
 
+@pytest.mark.slow
 def test_gives_check_matches_fairy_stockfish() -> None:
     ff = pytest.importorskip("pyffish")
     compared = 0

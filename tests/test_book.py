@@ -394,6 +394,7 @@ def stored(path: Path) -> dict[tuple[str, str], list[int]]:
     return {(fen, move): [w, a, b, c] for fen, move, w, a, b, c in rows}
 
 
+@pytest.mark.slow
 def test_built_weights_are_the_games_counted_by_hand(tmp_path: Path) -> None:
     path = tmp_path / "wukong.xqbook"
     summary = build([WUKONG, MORE], path, plies=12)
@@ -435,6 +436,7 @@ def test_min_games_and_game_objects(tmp_path: Path) -> None:
     assert stored(path) == expected and expected
 
 
+@pytest.mark.slow
 def test_mirror_merges_each_position_with_its_image(tmp_path: Path) -> None:
     path = tmp_path / "mirror.xqbook"
     build([WUKONG], path, plies=6, mirror=True)

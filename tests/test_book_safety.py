@@ -308,6 +308,7 @@ def tiny_disk(tmp_path: Path) -> Path:
         subprocess.run(["umount", str(folder)], capture_output=True)
 
 
+@pytest.mark.slow
 def test_a_full_disk_keeps_the_old_book(tiny_disk: Path) -> None:
     path = tiny_disk / "book.xqbook"
     build([WUKONG], path, plies=1)  # small: a few pages
@@ -324,6 +325,7 @@ def test_a_full_disk_keeps_the_old_book(tiny_disk: Path) -> None:
 # -- paths that are not UTF-8 ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_books_under_a_non_utf8_name(tmp_path: Path) -> None:
     raw = os.fsencode(tmp_path) + b"/\xff\xfe book \xe9.xqbook"
     name = os.fsdecode(raw)  # surrogate escapes, as sys.argv holds such a name

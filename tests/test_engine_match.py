@@ -347,6 +347,7 @@ def test_an_engine_over_its_clock_loses_on_time_and_the_margin_counts() -> None:
     assert kept.games[0].tags["Termination"] == "adjudication"
 
 
+@pytest.mark.slow
 def test_an_engine_that_never_answers_loses_on_time_without_waiting_for_it() -> None:
     result = run_match(
         [scripted("--sleep", "600", timeout=1.0), scripted()], 1, tc="0.5+0", time_margin=0.1
@@ -500,6 +501,7 @@ def test_ctrl_c_stops_every_game_closes_every_engine_and_keeps_finished_games(
     assert [r["game"] for r in data["games"]] == sorted(r["game"] for r in data["games"])
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_the_command_line_exits_130_with_the_games_written(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     pgn = tmp_path / "games.pgn"

@@ -98,6 +98,7 @@ FIELD = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(FIELD, max_size=8, unique_by=lambda field: field[0]))
 def test_info_fields_agree_with_python_chess(fields: list[tuple[str, str]]) -> None:
@@ -121,6 +122,7 @@ pyffish = pytest.importorskip("pyffish")
 XIANGQI_START = pyffish.start_fen("xiangqi")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 10**6), min_size=1, max_size=12))
 def test_pv_of_fairy_legal_moves_replays_to_fairys_position(picks: list[int]) -> None:

@@ -290,6 +290,7 @@ def test_flood_during_a_search_is_bounded_and_its_timeout_kept() -> None:
         assert analysis.wait().move == Move.from_iccs("h2e2")
 
 
+@pytest.mark.slow
 def test_option_lines_parse_in_linear_time() -> None:
     # 300,000 choices: growing the last choice word by word (the old way) took minutes.
     line = "option name Style type combo default v0 " + " ".join(

@@ -73,6 +73,7 @@ def test_a_book_line_stops_where_the_book_has_no_move(tmp_path: Path) -> None:
     assert [m.iccs() for m in source.opening(7).moves] == ["h2e2", "h9g7"]
 
 
+@pytest.mark.slow
 @needs_fairy
 def test_a_match_plays_its_openings_from_the_book_then_the_engines_take_over() -> None:
     out = io.StringIO()
@@ -111,6 +112,7 @@ def test_a_match_plays_its_openings_from_the_book_then_the_engines_take_over() -
     assert games[0].headers["Red"] == games[1].headers["Black"]
 
 
+@pytest.mark.slow
 def test_the_book_is_kept_for_a_resume(tmp_path: Path) -> None:
     plan = prepare_match(["cmd=/bin/true", "cmd=/bin/true"], rounds=5, book=BOOK_DAT, book_plies=3)
     settings = json.loads(json.dumps(plan.settings()))

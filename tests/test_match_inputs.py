@@ -88,6 +88,7 @@ def resume_fifo(path: Path) -> str:
     return done.stderr
 
 
+@pytest.mark.slow
 def test_a_fifo_is_refused_as_the_results_to_resume(tmp_path: Path) -> None:
     fifo = tmp_path / "r.json"
     os.mkfifo(fifo)

@@ -95,7 +95,26 @@ def test_suite_file_is_the_published_one() -> None:
     assert (DATA / "xiangqibench" / "LICENSE").read_text().startswith("MIT License")
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+#: The cases whose search or brute-force check takes over a second here (measured with
+#: `pytest --durations`): they run in the slow stage, the rest in the default run.
+_SLOW_IDS = {
+    "xq_shi_qing_ya_qu_012",
+    "xq_shi_qing_ya_qu_065",
+    "xq_shi_qing_ya_qu_117",
+    "xq_shi_qing_ya_qu_189",
+    "xq_shi_qing_ya_qu_190",
+    "xq_shi_qing_ya_qu_232",
+    "xq_shi_qing_ya_qu_251",
+    "xq_shi_qing_ya_qu_398",
+    "xq_shi_qing_ya_qu_402",
+}
+
+
+def _by_speed(cases: list[dict]) -> list:
+    return [pytest.param(c, marks=pytest.mark.slow) if c["id"] in _SLOW_IDS else c for c in cases]
+
+
+@pytest.mark.parametrize("case", _by_speed(CASES), ids=[c["id"] for c in CASES])
 def test_suite_case_is_solved_at_its_length(case: dict) -> None:
     plies = case["win_in_plies"]
     pos = position_of(case["fen"])
@@ -161,7 +180,7 @@ _SEVEN = [c for c in CASES if c["win_in_plies"] == 7][::3]
 
 @pytest.mark.parametrize(
     "case",
-    [c for c in CASES if c["win_in_plies"] <= 5]
+    _by_speed([c for c in CASES if c["win_in_plies"] <= 5])
     + [pytest.param(c, marks=pytest.mark.slow) for c in _SEVEN],
     ids=lambda c: c["id"],
 )
@@ -316,6 +335,7 @@ def test_find_mates_refuses_bad_batches() -> None:
         xiangqi.find_mates([diagram], 3)
 
 
+@pytest.mark.slow
 def test_find_mates_matches_one_at_a_time() -> None:
     cases = CASES[:24]
     positions = [position_of(c["fen"]) for c in cases]
@@ -429,6 +449,7 @@ def test_verify_says_where_a_solution_fails() -> None:
     assert not illegal and illegal.failed_at == 0
 
 
+@pytest.mark.slow
 def test_verify_requires_the_longest_resistance() -> None:
     # A defender's reply after which pyffish's brute force finds a mate in one (not the
     # three or more plies the stated length leaves) is no longest resistance.

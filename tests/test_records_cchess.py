@@ -53,6 +53,7 @@ def test_cchess_reads_the_real_xqf_files_as_we_do() -> None:
         assert sorted(read_from_xqf(str(path)).dump_iccs_moves()) == lines(read_xqf(path))
 
 
+@pytest.mark.slow
 def test_cchess_reads_the_built_cbr_and_cbl_files(tmp_path: Path) -> None:
     from cchess.read_cbr import read_from_cbl, read_from_cbr
 

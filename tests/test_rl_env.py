@@ -243,6 +243,7 @@ def book_cycles() -> list[tuple[str, list[str]]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["asian", "chinese"])
 def test_book_cycles_end_vector_games_as_the_position_rules(rules):
     # Every illustrated cycle of the Chinese rule book, played three times over in one

@@ -256,6 +256,7 @@ def test_wxf_diagram(tag: str, fen: str, moves: str, winner: str) -> None:
         assert outcome.winner == (Color.RED if winner == "red" else Color.BLACK)
 
 
+@pytest.mark.slow
 def test_fairy_stockfish_agrees_with_the_rule_book_on_all_but_one() -> None:
     ff = pytest.importorskip("pyffish")
     disagree = []

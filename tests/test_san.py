@@ -39,6 +39,7 @@ def fairy(moves: list[Move], notation: int = pyffish.NOTATION_SAN) -> list[str]:
     )
 
 
+@pytest.mark.slow
 def test_san_written_and_read_as_fairy_stockfish_writes_it_over_random_games() -> None:
     plies = 0
     for moves in random_games(40, 160, seed=20):
@@ -154,6 +155,7 @@ def test_fairy_stockfish_wxf_reads_over_random_games() -> None:
             pos.push(move)
 
 
+@pytest.mark.slow
 def test_xboard_san_with_ranks_0_to_9_reads_over_random_games() -> None:
     # XBoard numbers xiangqi ranks 0..9. Fairy-Stockfish's SAN with every rank lowered by one is
     # that text; a game's first moves may read both ways (a rook along a file), so the reader

@@ -172,6 +172,7 @@ def assert_agree(positions: Iterator[Position], what: str) -> int:
     return count
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(DEFAULT_GAMES))
 def test_is_legal_matches_generate_legal_in_playouts(seed: int) -> None:
     count = assert_agree(playout(seed), f"playout seed {seed}")
@@ -186,6 +187,7 @@ def test_is_legal_matches_generate_legal_in_random_setups(seed: int) -> None:
     assert assert_agree(setups, f"random setup, rng seed {1000 + seed}") == n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_is_legal_matches_generate_legal_in_playouts_from_setups(seed: int) -> None:
     # Short games from random sparse setups: endgames with few pieces and long rays.

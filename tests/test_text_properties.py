@@ -38,6 +38,7 @@ def test_move_from_iccs(text: str) -> None:
     assert move.iccs() == text  # only the exact lower-case ASCII form is read
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(ANY)
 def test_parse_iccs_on_a_position(text: str) -> None:
