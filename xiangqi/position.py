@@ -947,7 +947,11 @@ def _restore(
     if counters is not None:
         pos._board.set_counters(*counters)
     for text in moves:
-        pos.push(Move.from_iccs(text))
+        move = Move.from_iccs(text)
+        if move in pos.legal_moves or not move:
+            pos.push(move)
+        else:  # a move push_pseudo_legal() played (it left its king attacked)
+            pos.push_pseudo_legal(move)
     if clocks is not None:
         pos._board.set_clocks(clocks)
     if state:
