@@ -113,3 +113,37 @@ def test_position_without_init_raises_type_error(call: Any) -> None:
     pos = Position.__new__(Position)
     with pytest.raises(TypeError, match="no board"):
         call(pos)
+
+
+class Tagged(Position):
+    """A subclass with slots: its values travel with copy() and pickle, as __dict__'s do."""
+
+    __slots__ = ("tag", "__secret")
+
+    def set_secret(self, value: object) -> None:
+        self.__secret = value
+
+    def secret(self) -> object:
+        return self.__secret
+
+
+class Noted(Tagged):
+    """Slots and a __dict__ together."""
+
+
+@pytest.mark.parametrize("cls", [Tagged, Noted])
+def test_subclass_slots_survive_copy_and_pickle(cls: type[Tagged]) -> None:
+    pos = cls()
+    pos.tag = [1, 2]
+    pos.set_secret("s")
+    if cls is Noted:
+        pos.note = "n"  # type: ignore[attr-defined]
+    pos.push(Move.from_iccs("h2e2"))
+    for other in (pos.copy(), pos.copy(stack=False), pickle.loads(pickle.dumps(pos))):
+        assert type(other) is cls
+        assert other.tag == [1, 2]
+        assert other.secret() == "s"
+        assert getattr(other, "note", None) == ("n" if cls is Noted else None)
+    empty = cls()  # unset slots stay unset
+    for other in (empty.copy(), pickle.loads(pickle.dumps(empty))):
+        assert not hasattr(other, "tag")

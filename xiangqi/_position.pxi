@@ -7,6 +7,7 @@
 # other part of xiangqi than _checks, errors and squares).
 from xiangqi.move import MOVES as _MOVES, NULL_MOVE as _NULL_MOVE, Move as _Move
 from xiangqi.pieces import Color as _Color, PieceType as _PieceType
+from copyreg import _slotnames
 from xiangqi.squares import (
     BB_ALL as _BB_ALL, SquareSet as _SquareSet, check_square as _check_square,
 )
@@ -111,6 +112,22 @@ cdef inline bint flag_arg(object value, str name) except -1:
     raise TypeError(f"{name} must be True or False, got {type(value).__name__}: {value!r:.40}")
 
 
+cdef int copy_extra(object source, object target) except -1:
+    # What a subclass of Position stores beyond PositionBase: its slots' values (unset
+    # ones stay unset) and its __dict__, copied shallowly onto target (copy()).
+    cdef str name
+    for name in _slotnames(type(source)):
+        try:
+            value = getattr(source, name)
+        except AttributeError:
+            continue
+        setattr(target, name, value)
+    extra = getattr(source, "__dict__", None)
+    if extra:
+        target.__dict__.update(extra)
+    return 0
+
+
 cdef inline object mask_arg(object mask):
     # A square mask for select_moves: a SquareSet as its int, anything else as given
     # (select_moves checks it is an int in 0..2**90-1).
@@ -189,9 +206,9 @@ cdef class PositionBase:
         cdef PositionBase other = PositionBase.__new__(type(self))
         other.board = board.copy(history)
         other._legal_moves = None
-        extra = getattr(self, "__dict__", None)
-        if extra:
-            other.__dict__.update(extra)
+        cdef PyTypeObject* cls = Py_TYPE(self)
+        if cls.tp_dictoffset or cls.tp_basicsize != (<PyTypeObject*>PositionBase).tp_basicsize:
+            copy_extra(self, other)    # a subclass's slots or __dict__
         return other
 
     def piece_type_at(self, square):
