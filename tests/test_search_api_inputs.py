@@ -147,3 +147,16 @@ def test_subclass_slots_survive_copy_and_pickle(cls: type[Tagged]) -> None:
     empty = cls()  # unset slots stay unset
     for other in (empty.copy(), pickle.loads(pickle.dumps(empty))):
         assert not hasattr(other, "tag")
+
+
+def test_legal_moves_slot_takes_only_its_own_view() -> None:
+    # A Position is untracked by the collector: a cycle through it would leak.
+    pos, other = Position(), Position()
+    view = pos.legal_moves
+    for bad in (pos, [pos], other.legal_moves, "view"):
+        with pytest.raises(TypeError, match="_legal_moves"):
+            pos._legal_moves = bad
+        assert pos._legal_moves is view
+    pos._legal_moves = None
+    assert len(pos.legal_moves) == 44  # the start position's 44 moves
+    assert pos.legal_moves is pos.legal_moves

@@ -153,7 +153,7 @@ cdef class PositionBase:
     __dict__ is tracked as usual)."""
 
     cdef Board board                     # the position and its history (_board)
-    cdef public object _legal_moves      # the LegalMoveView of _board, made on first use
+    cdef object legal_view               # the LegalMoveView of board (_legal_moves)
 
     def __cinit__(self):
         # A Python subclass (Position) is a heap type, and CPython tracks every instance
@@ -175,6 +175,27 @@ cdef class PositionBase:
     @_board.setter
     def _board(self, Board board not None):
         self.board = board
+
+    @property
+    def _legal_moves(self):
+        """The LegalMoveView of _board, made on first use (Position.legal_moves), or None."""
+        return self.legal_view
+
+    @_legal_moves.setter
+    def _legal_moves(self, view):
+        # None, or a view of this position's own Board over the shared move table: one
+        # that cannot lead back here. A Position is untracked, so a cycle through it
+        # would never be collected.
+        cdef PyTypeObject* cls = Py_TYPE(view)
+        if view is not None and not (
+                isinstance(view, LegalMoves) and not cls.tp_dictoffset
+                and cls.tp_basicsize == (<PyTypeObject*>LegalMoves).tp_basicsize
+                and (<LegalMoves>view).board is self.board
+                and (<LegalMoves>view).table is _MOVES
+                and (<LegalMoves>view).move_type is _Move):
+            raise TypeError(
+                "_legal_moves must be None or a LegalMoveView of this position's _board")
+        self.legal_view = view
 
     def push(self, move):
         """Play a legal move. An illegal one raises IllegalMoveError and changes nothing.
@@ -205,7 +226,7 @@ cdef class PositionBase:
         cdef bint history = flag_arg(stack, "stack")
         cdef PositionBase other = PositionBase.__new__(type(self))
         other.board = board.copy(history)
-        other._legal_moves = None
+        other.legal_view = None
         cdef PyTypeObject* cls = Py_TYPE(self)
         if cls.tp_dictoffset or cls.tp_basicsize != (<PyTypeObject*>PositionBase).tp_basicsize:
             copy_extra(self, other)    # a subclass's slots or __dict__
