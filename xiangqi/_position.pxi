@@ -7,6 +7,7 @@
 # other part of xiangqi than _checks, errors and squares).
 from xiangqi.move import MOVES as _MOVES, NULL_MOVE as _NULL_MOVE, Move as _Move
 from xiangqi.pieces import Color as _Color, PieceType as _PieceType
+from copyreg import _slotnames
 from xiangqi.squares import (
     BB_ALL as _BB_ALL, SquareSet as _SquareSet, check_square as _check_square,
 )
@@ -96,9 +97,35 @@ cdef inline int pop_move(Board board) except -1:
 
 
 cdef inline Board board_of(PositionBase pos):
-    if pos._board is None:
-        raise TypeError("this Position has no board")
-    return pos._board
+    if pos.board is None:
+        raise TypeError("this Position has no board (made by __new__ without __init__)")
+    return pos.board
+
+
+cdef inline bint flag_arg(object value, str name) except -1:
+    # A switch: True or False only (xiangqi._checks.check_bool's rule; a truthy 2, "no"
+    # or None would switch silently).
+    if value is True:
+        return 1
+    if value is False:
+        return 0
+    raise TypeError(f"{name} must be True or False, got {type(value).__name__}: {value!r:.40}")
+
+
+cdef int copy_extra(object source, object target) except -1:
+    # What a subclass of Position stores beyond PositionBase: its slots' values (unset
+    # ones stay unset) and its __dict__, copied shallowly onto target (copy()).
+    cdef str name
+    for name in _slotnames(type(source)):
+        try:
+            value = getattr(source, name)
+        except AttributeError:
+            continue
+        setattr(target, name, value)
+    extra = getattr(source, "__dict__", None)
+    if extra:
+        target.__dict__.update(extra)
+    return 0
 
 
 cdef inline object mask_arg(object mask):
@@ -125,8 +152,8 @@ cdef class PositionBase:
     collector would need to track (gc.is_tracked(pos) is False; a subclass that adds a
     __dict__ is tracked as usual)."""
 
-    cdef public Board _board             # the position and its history
-    cdef public object _legal_moves      # the LegalMoveView of _board, made on first use
+    cdef Board board                     # the position and its history (_board)
+    cdef object legal_view               # the LegalMoveView of board (_legal_moves)
 
     def __cinit__(self):
         # A Python subclass (Position) is a heap type, and CPython tracks every instance
@@ -138,6 +165,37 @@ cdef class PositionBase:
         if (PyObject_IS_GC(self) and not cls.tp_dictoffset
                 and cls.tp_basicsize == (<PyTypeObject*>PositionBase).tp_basicsize):
             PyObject_GC_UnTrack(<void*>self)
+
+    @property
+    def _board(self):
+        """The core Board holding the position and its history (TypeError if none:
+        a Position made by __new__ without __init__)."""
+        return board_of(self)
+
+    @_board.setter
+    def _board(self, Board board not None):
+        self.board = board
+
+    @property
+    def _legal_moves(self):
+        """The LegalMoveView of _board, made on first use (Position.legal_moves), or None."""
+        return self.legal_view
+
+    @_legal_moves.setter
+    def _legal_moves(self, view):
+        # None, or a view of this position's own Board over the shared move table: one
+        # that cannot lead back here. A Position is untracked, so a cycle through it
+        # would never be collected.
+        cdef PyTypeObject* cls = Py_TYPE(view)
+        if view is not None and not (
+                isinstance(view, LegalMoves) and not cls.tp_dictoffset
+                and cls.tp_basicsize == (<PyTypeObject*>LegalMoves).tp_basicsize
+                and (<LegalMoves>view).board is self.board
+                and (<LegalMoves>view).table is _MOVES
+                and (<LegalMoves>view).move_type is _Move):
+            raise TypeError(
+                "_legal_moves must be None or a LegalMoveView of this position's _board")
+        self.legal_view = view
 
     def push(self, move):
         """Play a legal move. An illegal one raises IllegalMoveError and changes nothing.
@@ -161,15 +219,17 @@ cdef class PositionBase:
         """Undo the last pushed move and return it; IndexError if there is none."""
         return MOVE_OF[pop_move(board_of(self))]
 
-    def copy(self, bint stack=True):
-        """An independent copy of the same class; with stack=False it forgets the moves."""
+    def copy(self, stack=True):
+        """An independent copy of the same class; with stack=False it forgets the moves.
+        (stack is True or False: python-chess's stack=n, the last n moves, is not kept.)"""
         cdef Board board = board_of(self)
+        cdef bint history = flag_arg(stack, "stack")
         cdef PositionBase other = PositionBase.__new__(type(self))
-        other._board = board.copy(stack)
-        other._legal_moves = None
-        extra = getattr(self, "__dict__", None)
-        if extra:
-            other.__dict__.update(extra)
+        other.board = board.copy(history)
+        other.legal_view = None
+        cdef PyTypeObject* cls = Py_TYPE(self)
+        if cls.tp_dictoffset or cls.tp_basicsize != (<PyTypeObject*>PositionBase).tp_basicsize:
+            copy_extra(self, other)    # a subclass's slots or __dict__
         return other
 
     def piece_type_at(self, square):
@@ -208,7 +268,7 @@ cdef class PositionBase:
         return iter(board_of(self).select_moves(
             _MOVES, mask_arg(from_mask), mask_arg(to_mask), True))
 
-    def ordered_moves(self, bint captures_only=False):
+    def ordered_moves(self, captures_only=False):
         """The legal moves in a search's order, in one core call: the captures first, in
         MVV-LVA order, then the other moves in generation order; only the captures (a
         quiescence search's moves) when captures_only. A new list of shared Move objects.
@@ -217,16 +277,18 @@ cdef class PositionBase:
         values king 7, rook 6, cannon 5, horse 4, advisor 2, elephant 2, pawn 1 (the key
         8 * value(captured) + 7 - value(mover), highest first; ties in generation order).
         """
-        return board_of(self).ordered_moves(_MOVES, captures_only, False)
+        return board_of(self).ordered_moves(
+            _MOVES, flag_arg(captures_only, "captures_only"), False)
 
-    def ordered_moves_with_pieces(self, bint captures_only=False):
+    def ordered_moves_with_pieces(self, captures_only=False):
         """ordered_moves() with the pieces of each move, for an engine's own ordering or
         evaluation: ``(moves, movers, captured)``, where ``movers[i]`` is the code of the
         piece ``moves[i]`` moves and ``captured[i]`` the code of the piece it takes, 0 for
         none (bytes: indexing gives ints). A code is Piece.code, 1 + type + 7 * color
         (PieceType KING..PAWN = 0..6, RED 0, BLACK 1): ``(code - 1) % 7`` is the type,
         ``code > 7`` means Black."""
-        return board_of(self).ordered_moves(_MOVES, captures_only, True)
+        return board_of(self).ordered_moves(
+            _MOVES, flag_arg(captures_only, "captures_only"), True)
 
     def zobrist_hash(self):
         """The 64-bit Zobrist key of the pieces and side to move, an int (stable across
@@ -236,7 +298,7 @@ cdef class PositionBase:
         return board.plies[board.nply].key
 
     def outcome(self, repetitions=3, move_limit=120, rules=DEFAULT_RULES, *,
-                bint move_rule=True, bint perpetual_rulings=True):
+                move_rule=True, perpetual_rulings=True):
         """How the game ended by the rules, or None while it goes on (see xiangqi.rules).
 
         repetitions: how many occurrences of a position rule on a repetition (3 in
@@ -250,7 +312,9 @@ cdef class PositionBase:
         TypeError or ValueError.
         """
         cdef Board board = board_of(self)
+        cdef bint by_move_rule = flag_arg(move_rule, "move_rule")
+        cdef bint by_rulings = flag_arg(perpetual_rulings, "perpetual_rulings")
         cdef int code = board._outcome(repetitions, move_limit, rules)
-        if code and not (move_rule and perpetual_rulings):
-            code = switched_code(code, move_rule, perpetual_rulings)
+        if code and not (by_move_rule and by_rulings):
+            code = switched_code(code, by_move_rule, by_rulings)
         return OUTCOMES[code]

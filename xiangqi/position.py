@@ -7,6 +7,7 @@ xiangqi._core.
 
 from __future__ import annotations
 
+import copyreg
 import functools
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -854,14 +855,21 @@ class Position(_core.PositionBase, ChessNames, MateSearch):
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the class, the position before the pushed moves, those moves (ICCS),
         the exact counters (every history entry's halfmove clock) and any attributes a
-        subclass added."""
+        subclass added (its __dict__, and its slots' values)."""
         root = self.copy()
         moves = [root.pop().iccs() for _ in range(root._board.ply)]
         state = dict(getattr(self, "__dict__", {}))
         counters = (root.halfmove_clock, root.fullmove_number)
         # Every entry's clock: one set mid-game is not what replaying the moves gives.
         clocks = self._board.clocks()
-        return _restore, (type(self), root.fen(), moves[::-1], counters, state, clocks)
+        missing = object()
+        slots = {
+            name: value
+            for name in copyreg._slotnames(type(self))  # type: ignore[attr-defined]
+            if (value := getattr(self, name, missing)) is not missing
+        }
+        args = (type(self), root.fen(), moves[::-1], counters, state, clocks)
+        return _restore, (*args, slots) if slots else args
 
     def _key(self) -> tuple[bytes, int]:
         return self._board.codes(), self._board.side
@@ -934,6 +942,7 @@ def _restore(
     counters: tuple[int, int] | None = None,
     state: dict[str, Any] | None = None,
     clocks: list[int] | None = None,
+    slots: dict[str, Any] | None = None,
 ) -> Position:
     pos = cls.__new__(cls)
     try:
@@ -947,9 +956,15 @@ def _restore(
     if counters is not None:
         pos._board.set_counters(*counters)
     for text in moves:
-        pos.push(Move.from_iccs(text))
+        move = Move.from_iccs(text)
+        if move in pos.legal_moves or not move:
+            pos.push(move)
+        else:  # a move push_pseudo_legal() played (it left its king attacked)
+            pos.push_pseudo_legal(move)
     if clocks is not None:
         pos._board.set_clocks(clocks)
     if state:
         pos.__dict__.update(state)
+    for name, value in (slots or {}).items():
+        setattr(pos, name, value)
     return pos
