@@ -199,17 +199,20 @@ def test_checks_only_agrees_with_pyffish(case: dict) -> None:
 
 #: The position before Red's 53rd move of a master game (../shared/data/ccpd-big5,
 #: master-088.pgn: the Chinese Chess Practical Dataset, CC BY 4.0, (c) 2026 Yu-Han Tseng).
-#: Red mates in 7 only because Black may not check forever with its horses (e0f0 f2h1
-#: f0e0 h1f2 returns to the start: a one-sided perpetual check, forbidden under both rule
-#: sets); a search that lets the defender hold by repeating finds no mate within 21
-#: plies. Fairy-Stockfish's `go mate 7` agrees: tests/test_mate_oracle.py.
+#: Black checks with its horses (e0f0 f2h1 f0e0 h1f2 returns to the start). The rules end
+#: the game only at a position's third occurrence, so Black may run the cycle once more
+#: before a third would lose it by perpetual check: the 13-ply mate a search finds when it
+#: cuts the defender's checks at the second occurrence (as Fairy-Stockfish's search
+#: does) is refuted by the rules (tests/test_mate_repetition.py, by brute force).
 PERPETUAL_DEFENCE = "3ak4/5P3/9/3N2N2/9/9/P3p4/5n1n1/9/3AK4 w - - 2 53"
 
 
 def check_repetitions(fen: str, line: list[Move]) -> int:
-    """Replay line; every position it repeats must be one the attacker's move returns to
-    after a cycle in which every defender move gave check and not every attacker move
-    did (the defender's perpetual check, which it must then leave). The repeats' count."""
+    """Replay line; no position may stand a third time, and every position the
+    attacker's move repeats must close a cycle in which every defender move gave check
+    and not every attacker move did (the defender's perpetual check, which it must
+    leave before a third occurrence; the defender's own second occurrences end
+    nothing). The attacker's repeats' count."""
     pos = position_of(fen)
     keys, checks = [pos.zobrist_hash()], [False]
     repeats = 0
@@ -218,9 +221,9 @@ def check_repetitions(fen: str, line: list[Move]) -> int:
         keys.append(pos.zobrist_hash())
         checks.append(pos.is_check())
         earlier = [j for j in range(ply - 2, -1, -2) if keys[j] == keys[ply]]
-        if earlier:
+        assert len(earlier) < 2, "a third occurrence ends the game"
+        if earlier and ply % 2 == 1:
             first = earlier[0]
-            assert ply % 2 == 1, "a defender's move repeated a position"
             cycle = range(first + 1, ply + 1)
             assert all(checks[p] for p in cycle if p % 2 == 0)
             assert not all(checks[p] for p in cycle if p % 2 == 1)
@@ -228,31 +231,25 @@ def check_repetitions(fen: str, line: list[Move]) -> int:
     return repeats
 
 
-def test_a_defender_may_not_hold_by_perpetual_check() -> None:
-    pos = Position(PERPETUAL_DEFENCE)
-    line = pos.find_mate(21)
-    assert line is not None and len(line) == 13
-    assert pos.find_mate(11) is None
-    end, _ = replay_keys(PERPETUAL_DEFENCE, line)
-    assert end.is_check() and not end.has_legal_moves()
-    # Black's longest resistance checks with a horse until the cycle closes, then leaves it
-    assert check_repetitions(PERPETUAL_DEFENCE, line) == 1
-    assert verify(Puzzle(PERPETUAL_DEFENCE, tuple(line), 13))
+def test_a_defender_checking_is_not_mated_within_eleven_plies() -> None:
+    # Cutting the defender's checks earlier (the old search) found no mate within 11
+    # plies; letting it repeat once more can only resist longer.
+    assert Position(PERPETUAL_DEFENCE).find_mate(11) is None
 
 
 def test_the_games_history_counts_for_a_perpetual_check() -> None:
-    # Two plies into that line (Red's king stepped aside, Black's horse checked): with the
-    # game's history, Black's check back to the start closes a perpetual check at once
-    # and Red mates in 11 plies, the 13 of the start less two; from the FEN alone (no
-    # history) Black may check twice more before the cycle closes.
+    # Halfway through the second cycle of checks: with the game's history the positions
+    # ahead stand twice already (a third occurrence ends the game), from the FEN alone
+    # not at all. The search answers as the brute force by the rules
+    # (test_mate_game_end.mates_within) on both.
+    from test_mate_game_end import mates_within
+
     pos = Position(PERPETUAL_DEFENCE)
-    pos.push(Move.from_iccs("e0f0"))
-    pos.push(Move.from_iccs("f2h1"))
-    line = pos.find_mate(15)
-    assert line is not None and len(line) == 11
-    alone = Position(pos.fen())
-    assert alone.find_mate(13) is None
-    assert len(alone.find_mate(15) or []) == 15
+    for text in "e0f0 f2h1 f0e0 h1f2 e0f0 f2h1".split():
+        pos.push(Move.from_iccs(text))
+    for game in (pos, Position(pos.fen())):
+        for plies in (3, 5):
+            assert (game.find_mate(plies) is not None) == mates_within(game, plies)
 
 
 @pytest.mark.slow

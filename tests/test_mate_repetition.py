@@ -130,12 +130,30 @@ def test_find_mates_keeps_each_positions_history() -> None:
     assert iccs(shuffled.find_mate(3)) != MATE  # the history matters here
 
 
-def test_a_defender_may_still_not_hold_by_perpetual_check() -> None:
-    # The master game's position of tests/test_mate.py: Black holds only by checking
-    # forever with its horses; the rule that forbids it stands (13 plies, as before).
-    pos = Position("3ak4/5P3/9/3N2N2/9/9/P3p4/5n1n1/9/3AK4 w - - 2 53")
-    line = pos.find_mate(21)
-    assert line is not None and len(line) == 13
+MASTER_FEN = "3ak4/5P3/9/3N2N2/9/9/P3p4/5n1n1/9/3AK4 w - - 2 53"
+#: The 13-ply line the search gave while it cut the defender's checks at a second
+#: occurrence: at ply 10 Black's f2h1 (a check, a second occurrence) was not searched.
+MASTER_OLD_LINE = "e0f0 d9e8 f8e8 e9d9 d6b5 f2h1 f0e0 h1f2 e0f0 f2d1 d0e1 d1b0 b5c7"
+
+
+def test_a_defender_may_check_until_the_third_occurrence() -> None:
+    # The master game's position of tests/test_mate.py: Black checks with its horses.
+    # outcome() lets the game go on after the second occurrence (f2h1 at ply 10), and
+    # no mate follows within the 3 plies the old line had left (brute force by the
+    # rules, test_mate_game_end.mates_within); the cycle played once more ends the game
+    # at its third occurrence, lost by Black's perpetual check (a win by the rules, not
+    # a mate: no mate line passes through it).
+    from test_mate_game_end import mates_within
+
+    refuting = played(MASTER_FEN, MASTER_OLD_LINE.rsplit(" ", 4)[0] + " f2h1")
+    assert refuting.outcome() is None and refuting.is_check()
+    assert not mates_within(refuting, 3)
+    for text in "f0e0 h1f2 e0f0".split():
+        refuting.push(Move.from_iccs(text))
+    outcome = refuting.outcome()
+    assert outcome is not None and outcome.termination is Termination.PERPETUAL_CHECK
+    assert outcome.winner is xiangqi.RED
+    assert iccs(Position(MASTER_FEN).find_mate(13)) != MASTER_OLD_LINE
 
 
 # -- against the real engine ------------------------------------------------------

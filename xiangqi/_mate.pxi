@@ -15,6 +15,8 @@ cdef enum:
     MATE_TABLE_MIN_BITS = 12    # the smallest table (a small node limit needs no more)
     MATE_HISTORY = 120          # plies of the game's history a line may repeat (at most)
     MATE_HASH_MB_MAX = 1 << 16  # the largest hash_mb accepted (64 GB)
+    MATE_MOVE_LIMIT = 120       # the move rule's limit: Position.outcome()'s default
+    MATE_CLOCK_MAX = 1 << 30    # clocks beyond this are as good as infinite
     # method "auto": df-pn from this max_plies on, iterative deepening below (measured
     # with benchmarks/mate_suite.py)
     DFPN_FROM = 11
@@ -43,19 +45,20 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
               object method="auto"):
     """Search board for the side to move's shortest forced mate within max_plies plies.
 
-    The search runs without the GIL on a copy of the board. Returns a tuple
-    (status, line, nodes, proven): status 1 with line the mate as public move codes
-    from_square * 90 + to_square (attacker's shortest mate, defender's longest
-    resistance); status 0 when proven that there is no mate within max_plies; status -1
-    when node_limit stopped the search first. nodes is the number of positions visited;
+    The search runs without the GIL on a copy of the board. Returns a tuple (status,
+    line, nodes, proven): status 1 with line the mate as public move codes from_square *
+    90 + to_square (attacker's shortest mate, defender's longest resistance); status 0
+    when proven that there is no mate within max_plies; status -1 when node_limit
+    stopped the search first; status 0, nothing searched, when Board.outcome() (its
+    defaults) says the game has already ended. nodes is the number of positions visited;
     proven is the longest length (plies) proven to hold no mate. max_plies is 1..99;
-    checks_only a bool; node_limit None or an int of at least 1. KeyboardInterrupt
-    (on the main thread) stops the search, and so does setting stop (None or a
+    checks_only a bool; node_limit None or an int of at least 1. KeyboardInterrupt (on
+    the main thread) stops the search, and so does setting stop (None or a
     threading.Event, asked every few thousand nodes): status -1 as at node_limit.
     hash_mb (1..65536) bounds the tables in megabytes: a quarter for what is proven
-    (16-byte entries), the rest for df-pn's open numbers (16-byte entries; df-pn only). method:
-    "dfpn" (a df-pn proof, then the df-pn disproof of a shorter mate), "id" (iterative
-    deepening, full width) or "auto" (id up to 9 plies, df-pn from 11).
+    (16-byte entries), the rest for df-pn's open numbers (16-byte entries; df-pn only).
+    method: "dfpn" (a df-pn proof, then the df-pn disproof of a shorter mate), "id"
+    (iterative deepening, full width) or "auto" (id up to 9 plies, df-pn from 11).
     """
     cdef int plies = check_int(max_plies, "max_plies", 1, MATE_MAX_PLIES)
     cdef long long limit = 1LL << 62
@@ -75,6 +78,9 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         raise TypeError(f"method must be a str, got {type(method).__name__}")
     if method not in ("auto", "dfpn", "id"):
         raise ValueError(f"method must be 'auto', 'dfpn' or 'id', got {method!r}")
+    # A game outcome() has already ended (by any rule) has no mate to find.
+    if board._outcome(DEFAULT_REPETITIONS, DEFAULT_MOVE_LIMIT, DEFAULT_RULES):
+        return 0, None, 0, plies
     use_dfpn = method == "dfpn" or (method == "auto" and plies > DFPN_FROM - 1)
     bits = table_bits((<long long>megabytes << 20) // 4, sizeof(TTEntry), limit)
     dbits = table_bits((<long long>megabytes << 20) * 3 // 4, sizeof(DfpnEntry), limit)
@@ -100,15 +106,17 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     s.frames = <MateFrame*>malloc(sizeof(MateFrame) * size)
     s.keys = <uint64_t*>malloc(sizeof(uint64_t) * size)
     s.checked = <unsigned char*>calloc(size, 1)
+    s.clocks = <int*>malloc(sizeof(int) * size)
+    s.move_limit = MATE_MOVE_LIMIT
     try:
         if (s.table == NULL or s.frames == NULL or s.keys == NULL or s.checked == NULL
-                or (use_dfpn and s.dtable == NULL)):
+                or s.clocks == NULL or (use_dfpn and s.dtable == NULL)):
             raise MemoryError()
-        for i in range(root):
+        for i in range(root + 1):
             s.keys[i] = view[n - root + i].key
             s.checked[i] = view[n - root + i].check
+            s.clocks[i] = <int>min(view[n - root + i].clock, <long long>MATE_CLOCK_MAX)
         s.keys[root] = key_from_scratch(s.b.squares, s.b.side)
-        s.checked[root] = view[n].check
         with nogil:
             if use_dfpn:
                 status = dfpn_mate_search(&s, plies, line, &length, &proven)
@@ -120,6 +128,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         free(s.frames)
         free(s.keys)
         free(s.checked)
+        free(s.clocks)
     if status == STOP and s.stop != STOP_LIMIT and s.stop != STOP_ASKED:
         raise_pending()
     if status == WIN:

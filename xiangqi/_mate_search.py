@@ -43,7 +43,10 @@ class MateSearch:
         none. checks_only=True: the attacker plays only checks. Repetitions are judged as
         the rules judge them, over the position's history since the last capture too:
         the game ends at a position's third occurrence (a second ends nothing), and a
-        defender may not hold by a one-sided perpetual check. See
+        defender may not hold by a one-sided perpetual check (it may check until the
+        third occurrence). The move rule ends a line as outcome() does (120 plies
+        without a capture; a checkmate by the move that reaches it still counts), and a
+        game outcome() has already ended has no mate: None, without a search. See
         https://xiangqi-rules.readthedocs.io/en/latest/mates.html.
 
         node_limit: the positions the search may visit before it raises
@@ -51,7 +54,8 @@ class MateSearch:
         again (so a search visits at most twice node_limit).
 
         stop: a threading.Event; when another thread sets it, the search ends (within
-        a few milliseconds) as at node_limit. Ctrl-C (on the main thread) ends it too.
+        a few milliseconds) as at node_limit; one set already ends it before it starts.
+        Ctrl-C (on the main thread) ends it too.
 
         hash_mb: 1..65536, the megabytes the search's tables may take (allocated for
         the search, freed when it ends). From max_plies 11 on the mate is found by a
@@ -73,6 +77,8 @@ class MateSearch:
         board = self._board
         if board.in_check(1 - board.side):
             raise ValueError(f"the side not to move is in check: {self.fen()!r}")
+        if stop is not None and stop.is_set():
+            raise SearchLimitReached(0, 0)  # asked to stop before it began
         status, line, nodes, proven = _core.find_mate(
             board, plies, checks_only, limit, stop, megabytes
         )

@@ -43,21 +43,33 @@
 # ends at a position's third occurrence, ruled on the span
 # since the first of the three; a one-sided perpetual check loses (both rule sets: Asian
 # rules; CXA 1999 26.1), anything else the search calls a draw (chases are not judged).
-#   - The defender may not hold by a one-sided perpetual check: a move that closes a
-#     cycle (second occurrence: that cycle; third: the span) in which every defender
-#     move gave check and not every attacker move did is not played (SKIP); it must
-#     defend otherwise (one left with no other move has lost by the rules, not been
-#     mated: no mate is reported). Any other defender move that makes a third
-#     occurrence ends the game undecided or lost for the attacker: it refutes
-#     (ESCAPE). A second occurrence ends nothing: the search goes on (REPEAT; within d
-#     plies it cannot last forever).
-#   - The attacker plays a move that closes the defender's perpetual check (REPEAT; the
-#     defender must then leave the cycle) and a second occurrence of a position of the
-#     game before the root (REPEAT: the game goes on), but no other return to a position
-#     of the search's path, and nothing that makes a third occurrence (SKIP). The skips
-#     do not change which mates exist: along a shortest mate with the longest
+#   - The defender may check until the rules end the game: a move that makes a second
+#     occurrence is searched on (REPEAT; within d plies it cannot last forever). A
+#     move that makes a third occurrence on a span in which every defender move gave
+#     check and not every attacker move did (its one-sided perpetual check, its loss)
+#     is not played (SKIP): it must defend otherwise (one left with no other move has
+#     lost by the rules, not been mated: no mate is reported). Any other defender move
+#     that makes a third occurrence ends the game undecided or lost for the attacker:
+#     it refutes (ESCAPE).
+#   - The attacker plays a move that closes the defender's perpetual-check cycle at a
+#     second occurrence (REPEAT; the defender must then leave the cycle before a
+#     third) and a second occurrence of a position of the game before the root
+#     (REPEAT: the game goes on), but no other return to a position of the search's
+#     path, and nothing that makes a third occurrence (SKIP: the game ends there, and
+#     not by a mate, even where the rules give the attacker the win). The skips of
+#     returns do not change which mates exist: along a shortest mate with the longest
 #     resistance the distance to mate falls by one every ply, so no position of the
 #     path repeats unless the defender's checks force it (the exception above).
+#
+# The move rule (Position.outcome()'s default, s.move_limit = 120 plies without a
+# capture, move_rule_at as core/material.pxd's move_rule_reached): a position it rules
+# is a draw, unless the side to move has no legal move (outcome() rules that first: a
+# mate by the move that reaches the limit counts). s.clocks[ply] is the line's halfmove
+# clock. A node is "bound" when clocks[ply] + d reaches the limit (the rule may bite
+# within its d plies; every ancestor of a bound node is bound, since a capture only
+# lowers the clock): it reads no "mated within" from the table (proven where the
+# rule did not bite) and stores no "not mated within" (the rule may be why); what a
+# bound node proves mated holds at any clock, so it is stored.
 # What judge_return allowed depends on the line, so a result that used it (a REPEAT
 # played, a SKIP, an ESCAPE: WIN_PATH, FAIL_PATH) is not stored in the transposition
 # table; nor is a defender's escape by a check (FAIL_PATH: on another line the same
@@ -89,6 +101,7 @@ from libc.stdint cimport uint64_t
 
 from xiangqi.core.movegen cimport count_legal_moves, generate_legal_moves, in_check
 from xiangqi.core.perft cimport SIGNAL_EVERY, poll_signals
+from xiangqi.core.material cimport CHECKS_COUNTED
 from xiangqi.core.state cimport BoardState, MAX_MOVES, make_move, unmake_move
 from xiangqi.core.tables cimport PIECE_TYPE
 from xiangqi.core.zobrist cimport key_after_move
@@ -159,6 +172,8 @@ cdef struct MateSearch:
     MateFrame* frames       # frames[ply], ply root..root + MATE_MAX_PLIES + 1
     uint64_t* keys          # keys[ply]: Zobrist key of the line's position at ply
     unsigned char* checked  # checked[ply]: did the move to ply give check?
+    int* clocks             # clocks[ply]: plies since the last capture (the halfmove clock)
+    int move_limit          # the move rule's limit in plies (Position.outcome's, 120)
     int root                # the root's ply: 0..root - 1 hold the game's history
     long long nodes         # positions visited (moves made)
     long long limit         # stop when nodes reaches this
@@ -239,16 +254,39 @@ cdef inline int judge_return(const MateSearch* s, int ply, uint64_t key) noexcep
     # second: the cycle it closes (the defender may not even begin a perpetual check).
     forbidden = perpetual_check(s, first if seen == 2 else last, ply)
     if (ply - s.root) & 1:              # the attacker's move
+        if seen == 2:
+            return SKIP                 # the game ends there, and not by a mate
         if forbidden:
             return REPEAT               # it closes the defender's perpetual check
-        if seen == 2 or last >= s.root:
-            return SKIP                 # a draw (or its own loss), or a return on the path
+        if last >= s.root:
+            return SKIP                 # a return on the path
         return REPEAT                   # a second occurrence of a position of the game
+    if seen == 1:
+        return REPEAT                   # a second occurrence ends nothing: search on
     if forbidden:
-        return SKIP                     # defend otherwise
-    if seen == 2:
-        return ESCAPE                   # a draw, or the attacker's perpetual check loses
-    return REPEAT                       # a second occurrence ends nothing: search on
+        return SKIP                     # its own loss by the rules: defend otherwise
+    return ESCAPE                       # a draw, or the attacker's perpetual check loses
+
+
+cdef inline bint move_rule_at(const MateSearch* s, int ply) noexcept nogil:
+    # Does the move rule end the game at ply (the side to move has a legal move)? As
+    # core/material.pxd's move_rule_reached on the line: the clock reached
+    # s.move_limit, less two plies for each check of a side beyond its first
+    # CHECKS_COUNTED in the no-capture stretch (plies before the line: plain moves).
+    cdef int clock = s.clocks[ply], i, stop, mover
+    cdef int checks[2]
+    if clock < s.move_limit:
+        return 0
+    checks[0] = checks[1] = 0
+    stop = ply - (clock if clock < ply else ply)
+    for i in range(stop + 1, ply + 1):
+        if s.checked[i]:
+            mover = (ply - i) & 1
+            checks[mover] += 1
+    for mover in range(2):
+        if checks[mover] > CHECKS_COUNTED:
+            clock -= 2 * (checks[mover] - CHECKS_COUNTED)
+    return clock >= s.move_limit
 
 
 cdef inline bint tick(MateSearch* s) noexcept nogil:
@@ -297,15 +335,20 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
     cdef TTEntry* e
     cdef int hint = 0, i, kept = 0, mv, cap, pc, replies = 0, r, verdict, played = 0
     cdef bint checks, path = 0, cut = 0, attacker = not ((ply - s.root) & 1)
+    # bound: the move rule may end the game within d plies (see the header): what the
+    # table says is mated may not be here, and no "not mated" is stored from here.
+    cdef bint bound = s.clocks[ply] + d >= s.move_limit
     f.n = generate_legal_moves(b, f.moves)
     if not attacker:
         if f.n == 0:
             return WIN                  # no legal move: the defender has lost
         if d == 0:
             return FAIL
+    if bound and move_rule_at(s, ply):
+        return FAIL                     # the move rule: a draw
     e = tt_entry(s, key)
     if e != NULL:
-        if e.mate and e.mate <= d:
+        if e.mate and e.mate <= d and not bound:
             f.best = e.move
             return WIN
         if e.nomate >= d:
@@ -380,6 +423,7 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
                 cut = 1                 # a forbidden perpetual check: defend otherwise
             continue
         s.keys[ply + 1] = child
+        s.clocks[ply + 1] = 0 if cap else s.clocks[ply] + 1
         r = solve(s, ply + 1, d - 1)
         unmake_move(b, mv, cap)
         if verdict == REPEAT and r != STOP:
@@ -400,7 +444,8 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
             if r == FAIL:
                 if f.check[i]:
                     return FAIL_PATH    # an escape by a check: true on this line only
-                tt_store(s, key, 0, d, mv)
+                if not bound:
+                    tt_store(s, key, 0, d, mv)
                 return FAIL
             if r == FAIL_PATH:
                 return FAIL_PATH
@@ -415,7 +460,8 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
         return WIN
     if path:
         return FAIL_PATH
-    tt_store(s, key, 0, d, 0)
+    if not bound:
+        tt_store(s, key, 0, d, 0)
     return FAIL
 
 
@@ -474,14 +520,15 @@ cdef inline unsigned int add_numbers(unsigned int a, unsigned int b) noexcept no
     return <unsigned int>(t if t < PN_INF - 1 else PN_INF - 1)
 
 
-cdef inline void child_numbers(MateSearch* s, MateFrame* f, int k, int d) noexcept nogil:
+cdef inline void child_numbers(MateSearch* s, MateFrame* f, int k, int d,
+                               bint bound) noexcept nogil:
     # What the tables know of child k (its key in f.child[k]) searched within d plies:
     # proven, disproven, or open numbers; leaves f's guesses when they know nothing.
     cdef uint64_t key = f.child[k]
     cdef TTEntry* e = tt_entry(s, key)
     cdef DfpnEntry* de
     if e != NULL:
-        if e.mate and e.mate <= d:
+        if e.mate and e.mate <= d and not bound:
             f.pn[k] = 0
             f.dn[k] = PN_INF
             f.length[k] = e.mate
@@ -517,6 +564,7 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
     cdef int child_length
     cdef unsigned int pn, dn, second, cpn, cdn, cthpn, cthdn
     cdef bint checks, path = 0, skipped = 0, attacker = not ((ply - s.root) & 1)
+    cdef bint bound = s.clocks[ply] + d >= s.move_limit    # as in solve
     out_length[0] = 0
     if d <= DFPN_LEAF:
         # Near the leaves the full-width search is cheaper than the numbers' upkeep.
@@ -540,9 +588,13 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
             out_pn[0] = PN_INF
             out_dn[0] = 0
             return FAIL
+    if bound and move_rule_at(s, ply):
+        out_pn[0] = PN_INF              # the move rule: a draw
+        out_dn[0] = 0
+        return FAIL
     e = tt_entry(s, key)
     if e != NULL:
-        if e.mate and e.mate <= d:
+        if e.mate and e.mate <= d and not bound:
             f.best = e.move
             out_pn[0] = 0
             out_dn[0] = PN_INF
@@ -603,7 +655,7 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
             f.score[kept] = 0
         f.pn[kept] = <unsigned int>replies if attacker else 1
         f.dn[kept] = 1
-        child_numbers(s, f, kept, d - 1)
+        child_numbers(s, f, kept, d - 1, bound)
         kept += 1
     f.n = kept
     if kept == 0:
@@ -613,7 +665,8 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
         out_dn[0] = 0
         if skipped or not attacker:
             return FAIL_PATH
-        tt_store(s, key, 0, d, 0)
+        if not bound:
+            tt_store(s, key, 0, d, 0)
         return FAIL
     while True:
         best = 0
@@ -684,6 +737,7 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
         cap = make_move(b, mv)
         s.keys[ply + 1] = f.child[best]
         s.checked[ply + 1] = f.check[best]
+        s.clocks[ply + 1] = 0 if cap else s.clocks[ply] + 1
         r = mid(s, ply + 1, d - 1, cthpn, cthdn, &cpn, &cdn, &child_length)
         unmake_move(b, mv, cap)
         if r == STOP:
@@ -705,7 +759,8 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
     if dn == 0:
         if path:
             return FAIL_PATH
-        tt_store(s, key, 0, d, 0 if attacker else f.moves[best])
+        if not bound:
+            tt_store(s, key, 0, d, 0 if attacker else f.moves[best])
         return FAIL
     key ^= depth_salt(d)
     de = &s.dtable[key & s.dmask]
@@ -749,6 +804,7 @@ cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noex
         ply += 1
         s.keys[ply] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
         s.checked[ply] = in_check(&s.b, s.b.side)
+        s.clocks[ply] = 0 if cap else s.clocks[ply - 1] + 1
         if d == 1:
             break
         # The defender: every legal reply, its attacker's exact distance.
@@ -763,6 +819,7 @@ cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noex
             cap = make_move(&s.b, mv)
             s.keys[ply + 1] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
             s.checked[ply + 1] = in_check(&s.b, s.b.side)
+            s.clocks[ply + 1] = 0 if cap else s.clocks[ply] + 1
             verdict = judge_return(s, ply + 1, s.keys[ply + 1])
             if verdict == SKIP:
                 unmake_move(&s.b, mv, cap)
@@ -788,6 +845,7 @@ cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noex
         ply += 1
         s.keys[ply] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
         s.checked[ply] = in_check(&s.b, s.b.side)
+        s.clocks[ply] = 0 if cap else s.clocks[ply - 1] + 1
         d = best
     length[0] = ply - s.root
     return WIN
