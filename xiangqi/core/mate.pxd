@@ -39,10 +39,10 @@
 # Repetition: the line is the game's history since the last capture (plies 0..root - 1,
 # filled by the boundary), then the search's moves from the root. A move that returns
 # to a position of the line is judged by judge_return as the rules judge repetitions
-# (the site's page "How games end: the two rule books", docs/game-end.md): the game
-# ends at a position's third occurrence, ruled on the span
-# since the first of the three; a one-sided perpetual check loses (both rule sets: Asian
-# rules; CXA 1999 26.1), anything else the search calls a draw (chases are not judged).
+# (the site's page "How games end: the two rule books"): the game ends at a position's
+# third occurrence, ruled on the span since the first of the three; a one-sided perpetual
+# check loses (both rule sets: Asian rules; CXA 1999 26.1), anything else the search
+# calls a draw (chases are not judged).
 #   - The defender may check until the rules end the game: a move that makes a second
 #     occurrence is searched on (REPEAT; within d plies it cannot last forever). A
 #     move that makes a third occurrence on a span in which every defender move gave
@@ -184,13 +184,11 @@ cdef struct MateSearch:
     bint checks_only        # the attacker plays only checks
     int stop                # 0, STOP_LIMIT or STOP_SIGNAL
 
-
 cdef inline TTEntry* tt_entry(MateSearch* s, uint64_t key) noexcept nogil:
     cdef TTEntry* e = &s.table[key & s.mask]
     if e.key == key and (e.mate or e.nomate):
         return e
     return NULL
-
 
 cdef inline void tt_store(MateSearch* s, uint64_t key, int mate, int nomate,
                           int mv) noexcept nogil:
@@ -206,7 +204,6 @@ cdef inline void tt_store(MateSearch* s, uint64_t key, int mate, int nomate,
         e.nomate = <unsigned char>nomate
     if mv:
         e.move = mv
-
 
 cdef inline int occurrences(const MateSearch* s, int ply, uint64_t key, int* last,
                             int* first) noexcept nogil:
@@ -228,7 +225,6 @@ cdef inline int occurrences(const MateSearch* s, int ply, uint64_t key, int* las
         i -= 2
     return seen
 
-
 cdef inline bint perpetual_check(const MateSearch* s, int first, int last) noexcept nogil:
     # The cycle of the moves to plies first + 1 .. last: did every defender move (to a
     # ply of the root's parity) give check, and not every attacker move (the others)?
@@ -241,7 +237,6 @@ cdef inline bint perpetual_check(const MateSearch* s, int first, int last) noexc
             else:
                 return 0
     return not attacker_checks
-
 
 cdef inline int judge_return(const MateSearch* s, int ply, uint64_t key) noexcept nogil:
     # What the move to ply (its key and s.checked[ply] set) may do, by the repetition
@@ -267,7 +262,6 @@ cdef inline int judge_return(const MateSearch* s, int ply, uint64_t key) noexcep
         return SKIP                     # its own loss by the rules: defend otherwise
     return ESCAPE                       # a draw, or the attacker's perpetual check loses
 
-
 cdef inline bint move_rule_at(const MateSearch* s, int ply) noexcept nogil:
     # Does the move rule end the game at ply (the side to move has a legal move)? As
     # core/material.pxd's move_rule_reached on the line: the clock reached
@@ -288,7 +282,6 @@ cdef inline bint move_rule_at(const MateSearch* s, int ply) noexcept nogil:
             clock -= 2 * (checks[mover] - CHECKS_COUNTED)
     return clock >= s.move_limit
 
-
 cdef inline bint tick(MateSearch* s) noexcept nogil:
     # Count one node; true when the search must stop.
     s.nodes += 1
@@ -304,7 +297,6 @@ cdef inline bint tick(MateSearch* s) noexcept nogil:
             s.stop = STOP_ASKED
             return 1
     return 0
-
 
 cdef inline void sort_moves(MateFrame* f) noexcept nogil:
     # Insertion sort by score, highest first (stable: the generator's order breaks ties).
@@ -323,7 +315,6 @@ cdef inline void sort_moves(MateFrame* f) noexcept nogil:
         f.moves[j + 1] = mv
         f.score[j + 1] = sc
         f.check[j + 1] = ch
-
 
 cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
     # One node: the attacker's at even plies (can it mate within d plies, d odd, at
@@ -464,7 +455,6 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
         tt_store(s, key, 0, d, 0)
     return FAIL
 
-
 cdef inline int exact_attack(MateSearch* s, int ply, int d, int* mv) noexcept nogil:
     # The attacker's shortest mate from ply, known to be within d: its length (odd),
     # with the mating line's first move in mv; 0 if none was found (cannot happen on
@@ -479,7 +469,6 @@ cdef inline int exact_attack(MateSearch* s, int ply, int d, int* mv) noexcept no
             return dd
         dd += 2
     return 0
-
 
 # -- df-pn: the proof-number search (Nagai 2002) -------------------------------------
 #
@@ -509,16 +498,13 @@ cdef enum:
     OPEN = 4                # mid's result: neither proven nor disproven yet
     DFPN_LEAF = 3           # mid hands a node of at most this many plies to solve
 
-
 cdef inline uint64_t depth_salt(int d) noexcept nogil:
     return <uint64_t>(d + 1) * 0x9E3779B97F4A7C15ULL
-
 
 cdef inline unsigned int add_numbers(unsigned int a, unsigned int b) noexcept nogil:
     # a + b for a sum of open numbers: capped below PN_INF (PN_INF means final).
     cdef unsigned long long t = <unsigned long long>a + b
     return <unsigned int>(t if t < PN_INF - 1 else PN_INF - 1)
-
 
 cdef inline void child_numbers(MateSearch* s, MateFrame* f, int k, int d,
                                bint bound) noexcept nogil:
@@ -543,12 +529,10 @@ cdef inline void child_numbers(MateSearch* s, MateFrame* f, int k, int d,
         f.pn[k] = de.pn if de.pn else 1
         f.dn[k] = de.dn if de.dn else 1
 
-
 cdef inline unsigned int threshold_next(unsigned int second, unsigned int limit) noexcept nogil:
     # The 1 + epsilon threshold: a quarter above the second best, at most limit.
     cdef unsigned long long t = <unsigned long long>second + second // 4 + 1
     return <unsigned int>(t if t < limit else limit)
-
 
 cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned int thdn,
                     unsigned int* out_pn, unsigned int* out_dn, int* out_length) noexcept nogil:
@@ -769,7 +753,6 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
     de.dn = dn
     return OPEN
 
-
 cdef inline int dfpn(MateSearch* s, int ply, int d, int* length) noexcept nogil:
     # Can the side to move at ply (the attacker's or the defender's node) be proven to
     # win (attacker: mate within d; defender: mated within d)? WIN / WIN_PATH with the
@@ -780,7 +763,6 @@ cdef inline int dfpn(MateSearch* s, int ply, int d, int* length) noexcept nogil:
         return FAIL
     r = mid(s, ply, d, PN_INF, PN_INF, &pn, &dn, length)
     return STOP if r == OPEN else r     # (cannot be OPEN at infinite thresholds)
-
 
 cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noexcept nogil:
     # The line of a mate proven to take exactly found plies from the root: WIN with
@@ -850,7 +832,6 @@ cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noex
     length[0] = ply - s.root
     return WIN
 
-
 cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length,
                             int* proven) noexcept nogil:
     # Iterative deepening over d = 1, 3, ... up to max_plies: WIN with the line in
@@ -872,7 +853,6 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
         proven[0] = d
         d += 2
     return FAIL
-
 
 cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* length,
                                  int* proven) noexcept nogil:
