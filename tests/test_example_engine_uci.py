@@ -225,8 +225,19 @@ def test_no_legal_move_loses_in_the_search(engine_path: Path) -> None:
         if not list(child.legal_moves):
             (mating if child.is_check() else stalemating).append(move)
     assert stalemating and not mating
-    lines, err, code = talk(engine_path, f"position fen {fen}\ngo depth 1\n")
-    assert code == 0, err
+    # Keep stdin open until the search has answered: end of input means quit, which may
+    # stop a search before its info line (as a loaded machine showed).
+    proc = start(engine_path)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"position fen {fen}\ngo depth 1\n")
+    proc.stdin.flush()
+    lines = []
+    for line in proc.stdout:
+        lines.append(line.rstrip("\n"))
+        if line.startswith("bestmove"):
+            break
+    _, err = proc.communicate("quit\n", timeout=120)
+    assert proc.returncode == 0, err
     scores = [line.split()[line.split().index("cp") + 1] for line in lines if " cp " in line]
     assert int(scores[-1]) > 20000, lines  # a won position (mate score), not material
     best = uci_move(pos, bestmoves(lines)[0])
