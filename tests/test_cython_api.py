@@ -203,15 +203,30 @@ def test_python_helpers_refuse_what_is_no_position(probe: ModuleType) -> None:
 def test_python_helpers_refuse_a_position_without_its_board(
     probe: ModuleType, inner: object
 ) -> None:
-    # A Position whose _board was replaced must give TypeError, not a read through a
-    # NULL or mistyped pointer (a segfault or garbage keys).
+    # A Position whose board is not a Board must give TypeError, not a read through a
+    # NULL or mistyped pointer (a segfault or garbage keys). Position itself refuses such an
+    # assignment; a subclass can still answer anything for _board, so the helpers check too.
     pos = Position()
     pos.push(Move.from_iccs("h2e2"))
-    pos._board = inner  # type: ignore[attr-defined,assignment]
+    with pytest.raises(TypeError):
+        pos._board = inner  # type: ignore[attr-defined,assignment]
+    assert probe.history_keys(pos, 64)  # the refused assignment changed nothing
+
+    class Hollow(Position):
+        @property
+        def _board(self) -> object:  # type: ignore[override]
+            return inner
+
+    hollow = Hollow.__new__(Hollow)
     with pytest.raises(TypeError, match="holds no board"):
-        probe.set_position(pos)
+        probe.set_position(hollow)
     with pytest.raises(TypeError, match="holds no board"):
-        probe.history_keys(pos, 64)
+        probe.history_keys(hollow, 64)
+    unmade = Position.__new__(Position)  # no __init__: no board at all
+    with pytest.raises(TypeError):
+        probe.set_position(unmade)
+    with pytest.raises(TypeError):
+        probe.history_keys(unmade, 64)
 
 
 @pytest.mark.slow
