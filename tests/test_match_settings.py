@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import subprocess
 import sys
 from typing import Any
@@ -129,7 +130,7 @@ def test_the_command_lines_help_names_the_defaults() -> None:
         capture_output=True,
         text=True,
         check=True,
-        env={"COLUMNS": "200", "PATH": ""},
+        env={**os.environ, "COLUMNS": "200"},  # the rest kept: a sanitizer's preload too
     )
     text = " ".join(done.stdout.split())
     for shown in (
