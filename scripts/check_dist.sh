@@ -6,7 +6,7 @@
 #   3. the sdist holds the Cython sources, tests with their data, examples, benchmarks,
 #      README, LICENSE and NOTICE, and no generated C;
 #   4. the wheel holds LICENSE, NOTICE and the glyphs' OFL text, no C sources, and is at
-#      most 600 KB;
+#      most 800 KiB;
 #   5. reproducible: a second wheel built from the same sdist with the same
 #      SOURCE_DATE_EPOCH is byte-identical (sha256 printed for both);
 #   6. on Linux, `auditwheel repair` gives a manylinux wheel and `auditwheel show` agrees.
