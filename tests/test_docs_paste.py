@@ -106,6 +106,10 @@ def test_a_page_that_reads_the_checkouts_files_fails(tmp_path: Path) -> None:
     """``Path(xiangqi.__file__).parent.parent`` is the checkout only in an editable install:
     after ``pip install .`` it is site-packages, so an example reading tests/ or examples/
     from there fails for the reader; the check says so although the example passes here."""
+    import xiangqi
+
+    if not (Path(xiangqi.__file__).resolve().parent.parent / "examples" / "openings.pgn").exists():
+        pytest.skip("xiangqi is imported from an installed wheel here, not from a checkout")
     body = (
         ">>> from pathlib import Path\n>>> import xiangqi\n"
         ">>> ROOT = Path(xiangqi.__file__).resolve().parent.parent\n"
