@@ -81,6 +81,11 @@ def test_values_come_back_as_plain_types() -> None:
         ({"games": 2, "rounds": 1}, XiangqiError, "rounds"),
         ({"event": 3}, TypeError, "event"),
         ({"engines": ENGINES[:1]}, XiangqiError, "two engines"),
+        ({"engines": ENGINES[0]}, XiangqiError, "two engines, got 1"),
+        ({"engines": 2}, TypeError, "engines"),
+        # checked here, not only where the openings are ordered (a book ignores the order)
+        ({"opening_order": "shuffled"}, XiangqiError, "opening order"),
+        ({"opening_order": "shuffled", "book": "/nonexistent.obk"}, XiangqiError, "opening order"),
     ],
 )
 def test_a_bad_setting_is_refused_when_the_settings_are_made(

@@ -436,7 +436,7 @@ def _match_options(match: argparse.ArgumentParser) -> None:
     """The match options: one a MatchSettings field (the same name), its default from it,
     and --pgn, --results and --resume."""
     from .match import DEFAULT_BOOK_PLIES, DEFAULT_TC, MatchSettings
-    from .match.settings import OPENING_ORDERS
+    from .match.openings import OPENING_ORDERS
 
     default = MatchSettings.default
     match.add_argument(

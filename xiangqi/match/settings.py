@@ -13,13 +13,13 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._checks import check_int, check_real
+from .._checks import check_int, check_real, show
 from ..engine import Limit
 from ..errors import XiangqiError
 from ..position import Position
 from ..rules import Rules, check_rules
 from .adjudication import DEFAULT_MAX_PLIES, Adjudication
-from .openings import Opening, OpeningSource
+from .openings import OPENING_ORDERS, Opening, OpeningSource
 from .runner import DEFAULT_TIME_MARGIN
 from .spec import EngineSpec
 from .stats import SPRT
@@ -30,9 +30,6 @@ DEFAULT_RAY_RETRIES = 3
 
 #: The largest seed (a 64-bit word; JSON and every tool reading the results can hold it).
 MAX_SEED = 2**64 - 1
-
-#: The opening orders.
-OPENING_ORDERS = ("sequential", "random")
 
 
 def _kind(value: object) -> str:
@@ -79,10 +76,10 @@ class MatchSettings:
 
     def __post_init__(self) -> None:
         engines = self.engines
-        if isinstance(engines, (str, EngineSpec)) or not isinstance(engines, Sequence):
-            if not isinstance(engines, (str, EngineSpec)):
-                raise TypeError(f"engines must be two EngineSpecs or texts, got {_kind(engines)}")
+        if isinstance(engines, (str, EngineSpec)):
             raise XiangqiError("a match needs exactly two engines, got 1")
+        if not isinstance(engines, Sequence):
+            raise TypeError(f"engines must be two EngineSpecs or texts, got {_kind(engines)}")
         if len(engines) != 2:
             raise XiangqiError(f"a match needs exactly two engines, got {len(engines)}")
         for engine in engines:
@@ -116,6 +113,10 @@ class MatchSettings:
         fixed["sprt"] = sprt
         if not isinstance(self.event, str):
             raise TypeError(f"event is text, got {type(self.event).__name__}")
+        if self.opening_order not in OPENING_ORDERS:
+            raise XiangqiError(
+                f"opening order must be sequential or random, got {show(self.opening_order)}"
+            )
         if self.opening_format is not None and not isinstance(self.opening_format, str):
             raise TypeError(f"opening_format must be text, got {_kind(self.opening_format)}")
         if self.ray is not None:
