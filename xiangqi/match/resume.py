@@ -137,6 +137,7 @@ def check_records(
     appears twice."""
     checked = []
     seen: dict[int, str] = {}
+    total = None if plan is None else plan.total
     for n, record in enumerate(records):
         where = lines[n] if n < len(lines) else {}
 
@@ -153,17 +154,13 @@ def check_records(
         for field in REQUIRED_FIELDS:
             if field not in record:
                 fail(field, "is missing")
-        total = None if plan is None else plan.total
         game = _whole(record["game"])
         if game is None or game < 1 or (total is not None and game > total):
             span = "1.." + ("" if total is None else str(total))
             fail("game", f"is {show(record['game'])}, expected a game number {span}")
         round_ = (game + 1) // 2
         if _whole(record["round"]) != round_:
-            fail(
-                "round",
-                f"is {show(record['round'])}, expected {(game + 1) // 2} (game {game}'s)",
-            )
+            fail("round", f"is {show(record['round'])}, expected {round_} (game {game}'s)")
         if record["result"] not in RESULTS:
             fail("result", f"is {show(record['result'])}, expected one of {', '.join(RESULTS)}")
         for field in TEXT_FIELDS:
