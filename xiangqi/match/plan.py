@@ -147,17 +147,15 @@ class MatchPlan:
         book = _field(settings, "openings", "", (dict, type(None)))
         opening_book = _field(settings, "book", "", (dict, type(None)), missing=None)
         expect = {}
-        if book is not None:
-            for key in ("file", "plies", "format", "order", "seed", "sha256"):
-                _field(book, key, "openings.")
-            expect["openings file"] = _field(book, "sha256", "openings.", str)
-        if opening_book is not None:
-            for key in ("file", "plies", "seed", "sha256"):
-                _field(opening_book, key, "book.")
-            expect["opening book"] = _field(opening_book, "sha256", "book.", str)
-        for used, prefix in ((book, "openings."), (opening_book, "book.")):
+        for used, prefix, what, keys in (
+            (book, "openings.", "openings file", ("plies", "format", "order", "seed")),
+            (opening_book, "book.", "opening book", ("plies", "seed")),
+        ):
             if used is not None:
                 _field(used, "file", prefix, str)
+                for key in keys:
+                    _field(used, key, prefix)
+                expect[what] = _field(used, "sha256", prefix, str)
         adjudication = _field(settings, "adjudication", "", dict)
         for f in dataclasses.fields(Adjudication):
             _field(adjudication, f.name, "adjudication.")
@@ -532,8 +530,7 @@ def resume_match(
         concurrency = check_int("concurrency", concurrency, 1)
     old = read_results(resume)
     plan = MatchPlan.from_settings(old.settings, ray=ray, concurrency=concurrency, file=old.path)
-    check_records(old.records, plan, file=old.path, lines=old.lines)
-    finished = complete_rounds(old.records)
+    finished = _paired(check_records(old.records, plan, file=old.path, lines=old.lines))
     named = None
     if old.pgn is not None:  # relative to the results file's folder (absolute: as it is)
         named = os.path.join(os.path.dirname(os.path.abspath(old.path)), old.pgn)
@@ -579,8 +576,13 @@ def complete_rounds(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
     """The game records of the rounds (game pairs) whose both games are in records, which a
     resumed match keeps; a round cut short is played again whole (its pair counts once).
     XiangqiError for a malformed record (see xiangqi.match.resume.check_records)."""
+    return _paired(check_records(records))
+
+
+def _paired(checked: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """complete_rounds() of records check_records has returned."""
     by_round: dict[int, list[dict[str, Any]]] = {}
-    for record in check_records(records):
+    for record in checked:
         by_round.setdefault(record["round"], []).append(record)
     kept = []
     for _, pair in sorted(by_round.items()):
