@@ -21,6 +21,9 @@ https://xiangqi-rules.readthedocs.io/en/latest/records.html#users-files):
   when root replaces it) and move it over the target with ``os.replace``. On any failure (a
   full disk, an exception in the writer, Ctrl-C) the old file is left untouched and the
   temporary file is removed; an error of the temporary file names the output.
+- ``open_input`` opens a user's input file for reading without ever blocking on the open
+  (a FIFO with no writer, a device) and checks what it opened: the one opener of every
+  input read by path (records, books, puzzles, a match's files).
 - Paths may be str (undecodable bytes kept by surrogateescape), bytes or os.PathLike; a
   path is never encoded strictly as UTF-8.
 """
@@ -39,9 +42,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any, TypeVar, Union
 
 from ._checks import check_bool
-from .errors import OutputFileError
+from .errors import OutputFileError, XiangqiError
 
 __all__ = [
+    "NotRegularFileError",
     "OutputFileError",
     "PathArg",
     "ReplacingFile",
@@ -49,6 +53,7 @@ __all__ = [
     "check_outputs",
     "file_id",
     "new_file_mode",
+    "open_input",
     "replace_file",
 ]
 
@@ -448,3 +453,37 @@ def replace_file(
         raise
     replacing.commit()
     return result
+
+
+class NotRegularFileError(XiangqiError):
+    """An input that had to be a regular file and was not (a FIFO, a device, a socket)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"the input {path!r} is not a regular file")
+        #: The input's path, as given.
+        self.path = path
+
+
+def open_input(path: PathArg, *, regular: bool) -> IO[bytes]:
+    """path opened for binary reading; the caller closes it.
+
+    The open never blocks (``O_NONBLOCK``: a FIFO with no writer, a device), then the open
+    file is checked (``fstat``: what was opened, not what a name pointed to before) and
+    read as usual, blocking. A directory raises IsADirectoryError naming path. With
+    regular, anything but a regular file raises NotRegularFileError (a file read again, or
+    found in a folder); without, a FIFO or a pipe such as ``<(...)`` is read as it comes,
+    and one with no writer reads as empty. An OSError of the open names path.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fsdecode(path))
+        if regular and not stat.S_ISREG(mode):
+            raise NotRegularFileError(os.fsdecode(path))
+        os.set_blocking(fd, True)
+        return open(fd, "rb")  # noqa: SIM115 -- the caller closes it
+    except BaseException:
+        os.close(fd)
+        raise

@@ -80,7 +80,7 @@ from ._book_sqlite import (
     write_book,
 )
 from ._checks import check_bool, check_int
-from ._files import ReplacingFile, check_output
+from ._files import ReplacingFile, check_output, open_input
 from .batch import elephanteye_locks, legal_flags
 from .errors import XiangqiError
 from .move import MOVES, Move
@@ -139,7 +139,7 @@ def open_reader(path: PathLike) -> Reader:
     place): one through a pipe is refused with ``BookError``.
     """
     name = check_path(path, "path")
-    with open(name, "rb") as handle:
+    with open_input(name, regular=False) as handle:  # a FIFO with no writer: no hang
         regular = _check_not_device(handle, name)
         head = handle.read(len(SQLITE_MAGIC))
         if head != SQLITE_MAGIC or not regular:
@@ -214,7 +214,7 @@ class ElephantEyeReader(Reader):
 
     def __init__(self, path: PathLike) -> None:
         self.path = check_path(path, "path")
-        with open(self.path, "rb") as handle:
+        with open_input(self.path, regular=False) as handle:
             _check_not_device(handle, self.path)
             data = _read_dat(handle, self.path)
         self._load(data)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ._checks import check_bool, check_int
+from ._files import open_input
 from ._words import counted
 from .errors import IllegalMoveError, InvalidFenError, SearchLimitReached, XiangqiError
 from .fen import Status
@@ -279,7 +280,7 @@ def _open(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> tuple[IO[Any]
         if not isinstance(path, str):
             raise TypeError(f"source must be a str path, got {type(path).__name__}")
         try:
-            return open(path, "rb"), path, True
+            return open_input(path, regular=False), path, True  # a FIFO: no hang
         except OSError as error:
             raise _unreadable(error, path) from error
     if isinstance(source, (bytes, bytearray, memoryview)):

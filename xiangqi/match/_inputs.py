@@ -12,30 +12,26 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 
-from .._files import PathArg
+from .._files import NotRegularFileError, PathArg, open_input
 from ..errors import XiangqiError
 
 
 def read_input(path: PathArg, what: str, *, regular: bool = True) -> bytes:
-    """The bytes of the input file path (what names it in messages): XiangqiError for a
-    file that is not a regular one when regular (else a FIFO or pipe is read as it comes: one
-    with no writer reads as empty), an OSError naming it when it cannot be read."""
-    name = os.fsdecode(os.fspath(path))
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    """The bytes of the input file path (what names it in messages), opened by
+    xiangqi._files.open_input: XiangqiError for a directory, or a file that is not a regular
+    one when regular (else a FIFO or pipe is read as it comes: one with no writer reads as
+    empty), an OSError naming it when it cannot be read."""
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode) or (regular and not stat.S_ISREG(mode)):
-            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-            raise XiangqiError(
-                f"the {what} {name!r} is {kind} (a match reads it again: give a regular file)"
-            )
-        os.set_blocking(fd, True)
-        with open(fd, "rb", closefd=False) as handle:
-            return handle.read()
-    finally:
-        os.close(fd)
+        handle = open_input(path, regular=regular)
+    except (IsADirectoryError, NotRegularFileError) as exc:
+        kind = "a directory" if isinstance(exc, IsADirectoryError) else "not a regular file"
+        raise XiangqiError(
+            f"the {what} {os.fsdecode(path)!r} is {kind} (a match reads it again: give a "
+            "regular file)"
+        ) from None
+    with handle:
+        return handle.read()
 
 
 def sha256(data: bytes) -> str:

@@ -27,7 +27,15 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, NamedTuple, Union
 
 from .._checks import check_bool
-from .._files import OutputFileError, check_output, file_id, replace_file
+from .._files import (
+    NotRegularFileError,
+    OutputFileError,
+    PathArg,
+    check_output,
+    file_id,
+    open_input,
+    replace_file,
+)
 from .._words import counted, format_name
 from ..errors import XiangqiError
 from .common import UnwritableGameError
@@ -108,9 +116,7 @@ def find_format(name: str) -> RecordFormat:
     return fmt
 
 
-def format_for_path(
-    path: str | bytes | os.PathLike[str] | os.PathLike[bytes], *, writing: bool = False
-) -> RecordFormat:
+def format_for_path(path: PathArg, *, writing: bool = False) -> RecordFormat:
     """The format a file name's extension names (".pgn" -> PGN); with writing=True, one that
     has a writer. UnknownFormatError if none."""
     name = os.fsdecode(os.fspath(path))
@@ -127,9 +133,7 @@ def format_for_path(
     )
 
 
-def _output_format(
-    path: str | bytes | os.PathLike[str] | os.PathLike[bytes], name: str | None, what: str
-) -> RecordFormat:
+def _output_format(path: PathArg, name: str | None, what: str) -> RecordFormat:
     """The format to write path in: the one named (name, the argument what), else the one
     path's extension names. A name that contradicts a known extension (DhtmlXQ into a
     ".pgn") is refused with UnknownFormatError naming both, before anything is written."""
@@ -170,7 +174,7 @@ def open_games(source: Source, *, format: str | None = None) -> Iterator[Game]:
     """
     fmt = find_format(format) if format is not None else None
     if isinstance(source, (str, os.PathLike)):
-        handle = _open_input(source, any_kind=True)  # closed by _games_then_close
+        handle = open_input(source, regular=False)  # closed by _games_then_close
         try:
             if fmt is None:
                 fmt = _sniff(handle.read(HEAD_BYTES), source)
@@ -274,7 +278,7 @@ class _Chained(io.RawIOBase):
 
 def write_games(
     games: Iterable[Game],
-    path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
+    path: PathArg,
     *,
     format: str | None = None,
 ) -> int:
@@ -322,9 +326,6 @@ def _only_games(games: Iterable[object], who: str) -> Iterator[Game]:
                 f"({type(game).__name__})"
             )
         yield game
-
-
-PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 
 class SkippedFile(NamedTuple):
@@ -532,14 +533,15 @@ def input_games(
         seen = {}
     for path, is_named in files:
         try:
-            handle = _open_input(path, any_kind=is_named)
+            # A folder's file must still be a regular file when opened (not swapped for a FIFO).
+            handle = open_input(path, regular=not is_named)
         except OSError as exc:
             if is_named:
                 raise
             skipped.append(SkippedFile(path, f"cannot be read: {exc.strerror}"))
             continue
-        except _NotRegular as exc:  # a folder's file made a FIFO after it was listed
-            skipped.append(SkippedFile(path, str(exc)))
+        except NotRegularFileError:  # a folder's file made a FIFO after it was listed
+            skipped.append(SkippedFile(path, "not a regular file (when it was opened)"))
             continue
         try:
             identity = file_id(handle)
@@ -713,27 +715,6 @@ def _entry(path: str) -> str:
     link is its own entry, not its target's)."""
     folder, name = os.path.split(path)
     return os.path.join(os.path.realpath(folder), name)
-
-
-class _NotRegular(Exception):
-    """A file found in a folder that is not a regular file when it is opened."""
-
-
-def _open_input(path: str | os.PathLike[str], *, any_kind: bool) -> IO[bytes]:
-    """path opened for reading without blocking on the open (a FIFO with no writer, a
-    device), then read as usual. A file named as an input (any_kind) is read whatever it is
-    (a FIFO or a pipe such as ``<(...)``: as it comes; one with no writer reads as empty); a
-    file found in a folder must be a regular file when opened, else _NotRegular."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    try:
-        mode = os.fstat(fd).st_mode
-        if not any_kind and not stat.S_ISREG(mode):
-            raise _NotRegular("not a regular file (when it was opened)")
-        os.set_blocking(fd, True)
-        return open(fd, "rb")  # noqa: SIM115 -- the caller closes it
-    except BaseException:
-        os.close(fd)
-        raise
 
 
 #: The error for a refused output file (the same class as xiangqi.errors.OutputFileError): a
