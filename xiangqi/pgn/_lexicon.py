@@ -22,17 +22,22 @@ _CHINESE_MOTION = re.compile(r"[进進退平]")
 LEAD = re.compile(r"[\s\ufeff]*")
 
 
-_last_translated: list[str] = ["", ""]
+#: The last line translated and its translation, as one tuple: read and replaced whole, so
+#: a thread never pairs one line with another's translation.
+_last_translated: tuple[str, str] = ("", "")
 
 
 def ascii_forms(line: str) -> str:
     """line with full-width letters, digits and signs as ASCII (one character for one, so
     indexes stay valid); the last line is kept, as each game on a long line asks again."""
+    global _last_translated
     if line.isascii():
         return line
-    if _last_translated[0] is not line:
-        _last_translated[:] = [line, line.translate(_FULLWIDTH)]
-    return _last_translated[1]
+    last, translated = _last_translated
+    if last is not line:
+        translated = line.translate(_FULLWIDTH)
+        _last_translated = (line, translated)
+    return translated
 
 
 def comment_end(line: str, start: int) -> int:
