@@ -241,17 +241,14 @@ def _sniffed(handle: IO[bytes], where: object = None) -> tuple[RecordFormat, IO[
         seekable = handle.seekable()
     except (AttributeError, OSError, ValueError):
         pass
-    if seekable:
-        start = handle.tell()
-        head = handle.read(HEAD_BYTES)
-        handle.seek(start)
-    else:  # a pipe: keep what was read in front of the rest
-        head = handle.read(HEAD_BYTES)
-        if not isinstance(head, bytes):
-            raise TypeError(f"read() gave {type(head).__name__}, expected bytes")
-        handle = io.BufferedReader(_Chained(head, handle))
+    start = handle.tell() if seekable else 0
+    head = handle.read(HEAD_BYTES)
     if not isinstance(head, bytes):
         raise TypeError(f"read() gave {type(head).__name__}, expected bytes")
+    if seekable:
+        handle.seek(start)
+    else:  # a pipe: keep what was read in front of the rest
+        handle = io.BufferedReader(_Chained(head, handle))
     return _sniff(head, where), handle
 
 
@@ -428,7 +425,6 @@ def convert(
     out_real = os.path.realpath(out_text)
     skipped: list[SkippedFile] = []
     files = input_files(sources, out_text, recursive, skipped)
-    check_output(output, inputs=[path for path, _ in files])
 
     read: list[str] = []
     state = {"games": 0, "plies": 0, "bad": 0}
@@ -457,7 +453,7 @@ def convert(
         return n
 
     produced = games()
-    try:
+    try:  # replace_file checks output (check_output) before write_some reads an input
         replace_file(output, write_some, inputs=[p for p, _ in files])
     finally:
         produced.close()
