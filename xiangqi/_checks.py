@@ -34,7 +34,7 @@ def check_enum(name: str, value: object, kind: type[_E]) -> _E:
         raise TypeError(
             f"{name} must be a {kind.__name__}, got {type(value).__name__}: {show(value)}"
         )
-    number = int.__int__(operator.index(value))  # type: ignore[arg-type]
+    number = operator.index(value)  # type: ignore[arg-type]  # an exact int (3.10+)
     try:
         return kind(number)
     except ValueError:
