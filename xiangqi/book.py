@@ -452,9 +452,10 @@ def build(
     target = check_output(name, what="book")
     from .records import InputFiles
 
-    inputs = InputFiles(target, recursive, what="book")  # convert's expansion of paths
+    # convert's expansion of paths; each path's files are checked against the target as
+    # they are listed (InputFiles.files: check_output by identity)
+    inputs = InputFiles(target, recursive, what="book")
     sources = inputs.listed(games) if isinstance(games, (list, tuple)) else []
-    check_output(name, inputs=sources, what="book")
     _refuse_non_book(target)
     folder = os.path.dirname(target) or "."
     if not os.access(folder, os.W_OK | os.X_OK):  # before reading every game
