@@ -106,3 +106,13 @@ def test_a_puzzle_file_through_a_fifo_with_no_writer_does_not_hang(fifo: Path, r
     )
     assert child.returncode == 0, child.stderr
     assert child.stdout == "puzzles: 0\n"
+
+
+def test_an_sqlite_book_must_be_a_regular_file(fifo: Path, tmp_path: Path) -> None:
+    from xiangqi.book import BookError, SQLiteReader
+
+    for path in (fifo, tmp_path):
+        with pytest.raises(BookError, match="not a regular file"):
+            SQLiteReader(path)
+    with pytest.raises(FileNotFoundError, match="no such book file"):
+        SQLiteReader(tmp_path / "missing.db")

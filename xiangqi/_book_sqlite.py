@@ -25,6 +25,7 @@ from ._book_base import (
     check_position,
 )
 from ._checks import check_int
+from ._files import NotRegularFileError, open_input
 from .errors import InvalidMoveError, XiangqiError
 from .move import Move
 from .position import Position
@@ -85,14 +86,17 @@ class SQLiteReader(Reader):
 
     def __init__(self, path: PathLike) -> None:
         self.path = check_path(path, "path")
-        if not os.path.exists(self.path):
-            raise FileNotFoundError(f"no such book file: {self.path!r}")
-        if not os.path.isfile(self.path):
+        try:  # one checked open (no wait on a FIFO) for the existence, the kind and the header
+            with open_input(self.path, regular=True) as handle:
+                header = handle.read(20)
+        except FileNotFoundError:
+            raise FileNotFoundError(f"no such book file: {self.path!r}") from None
+        except (IsADirectoryError, NotRegularFileError):
             raise BookError(
                 f"{self.path!r} is not a regular file: an SQLite book is read in place (copy "
                 "it to a file first)"
-            )
-        _check_no_pending_log(self.path)
+            ) from None
+        _check_no_pending_log(self.path, header)
         # The path's bytes, percent-quoted: a URI that names any file name (one that is not
         # UTF-8 too, held in str as surrogate escapes) and reads it without writing;
         # immutable=1: SQLite makes no side file (a WAL book's -wal and -shm) and takes no
@@ -343,11 +347,10 @@ def _schema_shape(
     return shape
 
 
-def _check_no_pending_log(path: str) -> None:
-    """BookError for a WAL book (header bytes 18 and 19 are 2) whose write-ahead log holds
-    writes not yet in the file: a reader that makes no side file reads the file alone."""
-    with open(path, "rb") as handle:
-        header = handle.read(20)
+def _check_no_pending_log(path: str, header: bytes) -> None:
+    """BookError for a WAL book (header, the file's first 20 bytes: bytes 18 and 19 are 2)
+    whose write-ahead log holds writes not yet in the file: a reader that makes no side
+    file reads the file alone."""
     if header[18:20] != b"\x02\x02":
         return
     try:
