@@ -20,7 +20,7 @@ cdef long long fill_batch(BoardState* states, Py_ssize_t count, unsigned short* 
     for i in range(count):
         n = generate_legal_moves(&states[i], moves)
         for j in range(n):
-            buf[total + j] = PUBLIC_OF[moves[j] & 255] * 90 + PUBLIC_OF[moves[j] >> 8]
+            buf[total + j] = public_code(moves[j])
         total += n
         offsets[i + 1] = offsets[i] + n
     return total

@@ -116,6 +116,16 @@ cdef inline int move_of(object from_square, object to_square) except -1:
     return SQUARE_OF[check_square(from_square)] | (SQUARE_OF[check_square(to_square)] << 8)
 
 
+cdef inline int public_code(int mv) noexcept nogil:
+    # The core's move (from | to << 8, 16x16 indexes) as from_square * 90 + to_square.
+    return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
+
+
+cdef inline int piece_code(int pc) noexcept nogil:
+    # Piece.code of the core's piece id pc (not 0): 1 + type + 7 * color.
+    return 1 + PIECE_TYPE[pc] + 7 * (pc >= 32)
+
+
 cdef int raise_pending() except -1:
     # A signal handler raised while perft ran without the GIL (see core/perft.pxd); its
     # exception is still set on this thread: returning -1 propagates it.
@@ -243,7 +253,7 @@ cdef class Board:
         for square in range(90):
             pc = self.st.squares[SQUARE_OF[square]]
             if pc:
-                out[square] = 1 + PIECE_TYPE[pc] + 7 * (pc >= 32)
+                out[square] = piece_code(pc)
         return bytes(out)
 
     def piece_at(self, square):
@@ -251,7 +261,7 @@ cdef class Board:
         cdef int pc = self.st.squares[SQUARE_OF[check_square(square)]]
         if not pc:
             return 0
-        return 1 + PIECE_TYPE[pc] + 7 * (pc >= 32)
+        return piece_code(pc)
 
     @property
     def side(self):
@@ -321,7 +331,7 @@ cdef class Board:
         out = []
         for i in range(1, self.nply + 1):
             mv = self.plies[i].move
-            out.append(PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8] if mv else 0)
+            out.append(public_code(mv) if mv else 0)
         return out
 
     def peek(self):
@@ -329,7 +339,7 @@ cdef class Board:
         if not self.nply:
             raise IndexError("no moves have been pushed")
         cdef int mv = self.plies[self.nply].move
-        return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8] if mv else 0
+        return public_code(mv) if mv else 0
 
     def zobrist_hash(self):
         """64-bit Zobrist key of the position, kept incrementally (see core/zobrist.pxd)."""
@@ -398,18 +408,11 @@ cdef class Board:
     def legal_moves(self, list table not None):
         """Legal moves as table[from_square * 90 + to_square] for each; table must hold 8100."""
         cdef int moves[MAX_MOVES]
-        cdef int n, i, mv
-        cdef object item
+        cdef int n
         if len(table) != 8100:
             raise ValueError("table must have 8100 entries")
         n = generate_legal_moves(&self.st, moves)
-        cdef list out = PyList_New(n)
-        for i in range(n):
-            mv = moves[i]
-            item = <object>PyList_GET_ITEM(table, PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8])
-            Py_INCREF(item)     # PyList_SET_ITEM steals this reference
-            PyList_SET_ITEM(out, i, item)
-        return out
+        return moves_of(table, moves, n)
 
     def select_moves(self, list table not None, object from_mask, object to_mask,
                      bint captures_only):
@@ -431,7 +434,7 @@ cdef class Board:
             frm = PUBLIC_OF[mv & 255]
             to = PUBLIC_OF[mv >> 8]
             if (masks[frm >> 6] >> (frm & 63)) & 1 and (masks[2 + (to >> 6)] >> (to & 63)) & 1:
-                moves[kept] = frm * 90 + to
+                moves[kept] = mv
                 kept += 1
         return moves_of(table, moves, kept)
 
@@ -472,20 +475,15 @@ cdef class Board:
         memcpy(moves + ncap, quiet, sizeof(int) * nquiet)
         n = ncap + nquiet
         if not pieces:
-            for i in range(n):
-                mv = moves[i]
-                moves[i] = PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
             return moves_of(table, moves, n)
         movers = bytearray(n)
         captured = bytearray(n)
         for i in range(n):
             mv = moves[i]
-            pc = self.st.squares[mv & 255]
-            movers[i] = 1 + PIECE_TYPE[pc] + 7 * (pc >= 32)
+            movers[i] = piece_code(self.st.squares[mv & 255])
             cap = self.st.squares[mv >> 8]
             if cap:
-                captured[i] = 1 + PIECE_TYPE[cap] + 7 * (cap >= 32)
-            moves[i] = PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
+                captured[i] = piece_code(cap)
         return moves_of(table, moves, n), bytes(movers), bytes(captured)
 
     def legal_move_indices(self):
@@ -493,7 +491,7 @@ cdef class Board:
         cdef int moves[MAX_MOVES]
         cdef int n, i
         n = generate_legal_moves(&self.st, moves)
-        return [PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8] for i in range(n)]
+        return [public_code(moves[i]) for i in range(n)]
 
     def count_legal(self):
         """Number of legal moves."""
@@ -545,10 +543,7 @@ cdef class Board:
             return 1
         if self.st.squares[mv >> 8] in (16, 32):
             return 2
-        self._reserve(self.nply + 2)    # may raise MemoryError; nothing has changed yet
-        push_ply(&self.st, self.plies, self.nply, mv)
-        self.plies[self.nply + 1].check = in_check(&self.st, self.st.side)
-        self.nply += 1
+        play_move(self, mv)
         return 0
 
     def push(self, from_square, to_square):
@@ -678,7 +673,7 @@ cdef class Board:
         if len(table) != 8100:
             raise ValueError("table must have 8100 entries")
         n = generate_pseudo(&self.st, moves)
-        return [table[PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8]]
+        return [table[public_code(moves[i])]
                 for i in range(n)]
 
     def attackers_mask(self, side, square):
@@ -721,7 +716,7 @@ cdef class Board:
                 if count < 0:
                     raise_pending()
                 PyErr_CheckSignals()
-                out.append((PUBLIC_OF[moves[i] & 255] * 90 + PUBLIC_OF[moves[i] >> 8], count))
+                out.append((public_code(moves[i]), count))
         finally:
             free(stack)
         return out

@@ -46,13 +46,14 @@ cdef int split_mask(object mask, str name, uint64_t* out) except -1:
     return 0
 
 
-cdef list moves_of(list table, const int* codes, int n):
-    # [table[codes[i]] for i < n], codes from_square * 90 + to_square (0..8099).
+cdef list moves_of(list table, const int* moves, int n):
+    # [table[public_code(moves[i])] for i < n]: the core's moves as the table's entries
+    # (table: 8100 entries, by from_square * 90 + to_square; the callers check its length).
     cdef list out = PyList_New(n)
     cdef object item
     cdef int i
     for i in range(n):
-        item = <object>PyList_GET_ITEM(table, codes[i])
+        item = <object>PyList_GET_ITEM(table, public_code(moves[i]))
         Py_INCREF(item)     # PyList_SET_ITEM steals this reference
         PyList_SET_ITEM(out, i, item)
     return out
@@ -72,15 +73,21 @@ cdef int switched_code(int code, bint move_rule, bint perpetual_rulings) noexcep
     return code
 
 
-cdef inline int push_move(Board board, int mv) except -1:
-    # Board.push's work: 1 when the legal mv was played, 0 (nothing changed) when illegal.
-    if not board._is_legal(mv):
-        return 0
+cdef inline int play_move(Board board, int mv) except -1:
+    # Play mv (checked by the caller: legal, or pseudo-legal for push_pseudo) and record it.
     board._reserve(board.nply + 2)    # may raise MemoryError; nothing has changed yet
     # From here on no Python code runs, so another thread never sees a half-made move.
     push_ply(&board.st, board.plies, board.nply, mv)
     board.plies[board.nply + 1].check = in_check(&board.st, board.st.side)
     board.nply += 1
+    return 0
+
+
+cdef inline int push_move(Board board, int mv) except -1:
+    # Board.push's work: 1 when the legal mv was played, 0 (nothing changed) when illegal.
+    if not board._is_legal(mv):
+        return 0
+    play_move(board, mv)
     return 1
 
 
@@ -93,7 +100,7 @@ cdef inline int pop_move(Board board) except -1:
         return board._pop_null()
     unmake_move(&board.st, mv, board.plies[board.nply].captured)
     board.nply -= 1
-    return PUBLIC_OF[mv & 255] * 90 + PUBLIC_OF[mv >> 8]
+    return public_code(mv)
 
 
 cdef inline Board board_of(PositionBase pos):
@@ -103,13 +110,13 @@ cdef inline Board board_of(PositionBase pos):
 
 
 cdef inline bint flag_arg(object value, str name) except -1:
-    # A switch: True or False only (xiangqi._checks.check_bool's rule; a truthy 2, "no"
-    # or None would switch silently).
+    # A switch: True or False only (a truthy 2, "no" or None would switch silently); the
+    # refusal is xiangqi._checks.check_bool's, the one rule and message.
     if value is True:
         return 1
     if value is False:
         return 0
-    raise TypeError(f"{name} must be True or False, got {type(value).__name__}: {value!r:.40}")
+    return check_bool(name, value)
 
 
 cdef int copy_extra(object source, object target) except -1:
