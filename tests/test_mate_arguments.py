@@ -92,3 +92,31 @@ def test_a_refused_call_changes_nothing() -> None:
     with pytest.raises(TypeError, match="positions"):
         xiangqi.find_mates(pos, 3)  # type: ignore[arg-type]
     assert (pos.fen(), list(pos.move_stack)) == before
+
+
+def test_tables_too_large_for_the_machine_name_hash_mb() -> None:
+    # hash_mb within 1..65536 may still be more memory than the process may have: a
+    # MemoryError that names hash_mb and what to do, not an empty one (an attacker's
+    # finding). A child whose address space is capped at 1.5 GB asks for 8 GB of tables.
+    import os
+    import subprocess
+    import sys
+
+    if "libasan" in os.environ.get("LD_PRELOAD", ""):
+        pytest.skip("AddressSanitizer needs more address space than the cap allows")
+    code = (
+        "import resource\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 29, 3 << 29))\n"
+        "from xiangqi import Position\n"
+        "pos = Position('5k3/4a1P2/3ab4/3N5/2b6/6R2/9/9/2r2p3/3AKAB1c w - - 0 1')\n"
+        "try:\n"
+        "    pos.find_mate(11, hash_mb=8192, node_limit=2**40)\n"
+        "except MemoryError as error:\n"
+        "    print(error)\n"
+        "print(pos.fen())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    message, fen = done.stdout.splitlines()
+    assert "hash_mb=8192" in message and "smaller hash_mb" in message
+    assert fen == "5k3/4a1P2/3ab4/3N5/2b6/6R2/9/9/2r2p3/3AKAB1c w - - 0 1"

@@ -109,9 +109,12 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     s.clocks = <int*>malloc(sizeof(int) * size)
     s.move_limit = MATE_MOVE_LIMIT
     try:
-        if (s.table == NULL or s.frames == NULL or s.keys == NULL or s.checked == NULL
-                or s.clocks == NULL or (use_dfpn and s.dtable == NULL)):
-            raise MemoryError()
+        if s.table == NULL or (use_dfpn and s.dtable == NULL):
+            raise MemoryError(
+                f"find_mate could not allocate its tables: hash_mb={megabytes} MB; "
+                "give a smaller hash_mb")
+        if s.frames == NULL or s.keys == NULL or s.checked == NULL or s.clocks == NULL:
+            raise MemoryError("find_mate could not allocate its line")
         for i in range(root + 1):
             s.keys[i] = view[n - root + i].key
             s.checked[i] = view[n - root + i].check
@@ -132,7 +135,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     if status == STOP and s.stop != STOP_LIMIT and s.stop != STOP_ASKED:
         raise_pending()
     if status == WIN:
-        return 1, [PUBLIC_OF[line[i] & 255] * 90 + PUBLIC_OF[line[i] >> 8]
+        return 1, [public_code(line[i])
                    for i in range(length)], s.nodes, proven
     if status == FAIL:
         return 0, None, s.nodes, proven
