@@ -36,8 +36,10 @@ import errno
 import io
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any, TypeVar, Union
 
@@ -320,21 +322,33 @@ class ReplacingFile:
         folder, name = os.path.split(self.target)
         # Short enough that the temporary name fits in NAME_MAX whatever the target's.
         stem = os.fsdecode(os.fsencode(name)[:64])
+        held = _hold_signals()
         try:
-            fd, self.temporary = tempfile.mkstemp(prefix=f".{stem}.", suffix=".part", dir=folder)
-        except OSError as exc:  # the folder is read-only, full...: name the output
-            raise OSError(exc.errno, exc.strerror, self.shown) from None
-        try:
-            raw = open(fd, "wb")  # noqa: SIM115 -- owns fd from here
+            try:
+                fd, self.temporary = tempfile.mkstemp(
+                    prefix=f".{stem}.", suffix=".part", dir=folder
+                )
+            except OSError as exc:  # the folder is read-only, full...: name the output
+                raise OSError(exc.errno, exc.strerror, self.shown) from None
+            try:
+                raw = open(fd, "wb")  # noqa: SIM115 -- owns fd from here
+            except BaseException:
+                os.close(fd)
+                self._remove()
+                raise
+            try:
+                self.handle = io.TextIOWrapper(raw, encoding=encoding) if text else raw
+            except BaseException:  # an encoding that is no text encoding ("hex")
+                raw.close()
+                self._remove()
+                raise
         except BaseException:
-            os.close(fd)
-            self._remove()
+            _release_signals(held)
             raise
         try:
-            self.handle = io.TextIOWrapper(raw, encoding=encoding) if text else raw
-        except BaseException:  # an encoding that is no text encoding ("hex")
-            raw.close()
-            self._remove()
+            _release_signals(held)  # a signal held meanwhile arrives here
+        except BaseException:  # Ctrl-C, or SIGTERM made an exception by the CLI's handler
+            self.discard()
             raise
 
     def _named(self, exc: OSError) -> OSError:
@@ -404,6 +418,31 @@ class ReplacingFile:
     def _remove(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.temporary)
+
+
+#: The signals a user stops a program with; the CLI turns each into an exception.
+_STOPPING = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+def _hold_signals() -> object:
+    """Hold the stopping signals on the main thread while a temporary file comes into being,
+    so that the exception a handler raises for one cannot fall between the file's creation
+    and the code that removes it (it arrives at _release_signals instead). The previous
+    mask, or None where signals are not held (another thread, no pthread_sigmask)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    if threading.current_thread() is not threading.main_thread():
+        return None  # Python runs signal handlers on the main thread only
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+
+
+def _release_signals(held: object) -> None:
+    """Restore the mask _hold_signals returned; a signal held meanwhile is handled here
+    (Python runs its handler as pthread_sigmask returns)."""
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # type: ignore[arg-type]
 
 
 def _owner(path: str) -> tuple[int, int]:
