@@ -461,21 +461,22 @@ def test_ctrl_c_as_the_temporary_file_is_made_leaves_no_temporary(
     # A Ctrl-C (or a SIGTERM the CLI turns into the same exception) that arrives just as the
     # temporary file has been created, before the code that removes it is in place: it was
     # left behind (seen as a flaky SIGTERM test of `xiangqi convert` on a loaded machine).
-    # Here the signal is sent from inside mkstemp, right after it made the file.
+    # Here the signal is sent from inside the open that made the file.
     import signal
-    import tempfile
 
-    made = tempfile.mkstemp
+    opened = os.open
 
-    def mkstemp_then_interrupted(*args: object, **kwargs: object) -> tuple[int, str]:
-        result = made(*args, **kwargs)  # type: ignore[call-overload]
-        os.kill(os.getpid(), signal.SIGINT)
-        return result  # type: ignore[no-any-return]
+    def open_then_interrupted(path: str, flags: int, mode: int = 0o777) -> int:
+        fd = opened(path, flags, mode)
+        if str(path).endswith(".part"):
+            os.kill(os.getpid(), signal.SIGINT)
+        return fd
 
     target = tmp_path / "out.pgn"
     target.write_bytes(b"old")
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp_then_interrupted)
+    monkeypatch.setattr(os, "open", open_then_interrupted)
     with pytest.raises(KeyboardInterrupt):
         replace_file(target, lambda out: out.write(b"new"))
+    monkeypatch.undo()
     assert target.read_bytes() == b"old"
     assert os.listdir(tmp_path) == ["out.pgn"]

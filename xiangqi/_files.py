@@ -36,9 +36,9 @@ import errno
 import io
 import os
 import re
+import secrets
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any, TypeVar, Union
@@ -322,27 +322,22 @@ class ReplacingFile:
         folder, name = os.path.split(self.target)
         # Short enough that the temporary name fits in NAME_MAX whatever the target's.
         stem = os.fsdecode(os.fsencode(name)[:64])
+        self.temporary = ""  # nothing made yet: _remove removes nothing
         held = _hold_signals()
         try:
-            try:
-                fd, self.temporary = tempfile.mkstemp(
-                    prefix=f".{stem}.", suffix=".part", dir=folder
-                )
-            except OSError as exc:  # the folder is read-only, full...: name the output
-                raise OSError(exc.errno, exc.strerror, self.shown) from None
+            fd = self._create(folder, stem)
             try:
                 raw = open(fd, "wb")  # noqa: SIM115 -- owns fd from here
             except BaseException:
                 os.close(fd)
-                self._remove()
                 raise
             try:
                 self.handle = io.TextIOWrapper(raw, encoding=encoding) if text else raw
             except BaseException:  # an encoding that is no text encoding ("hex")
                 raw.close()
-                self._remove()
                 raise
         except BaseException:
+            self._remove()
             _release_signals(held)
             raise
         try:
@@ -350,6 +345,24 @@ class ReplacingFile:
         except BaseException:  # Ctrl-C, or SIGTERM made an exception by the CLI's handler
             self.discard()
             raise
+
+    def _create(self, folder: str, stem: str) -> int:
+        """A new temporary file beside the target, made exclusively (mode 0600, as mkstemp
+        makes it). Its path is self.temporary before it exists, so whatever interrupts the
+        making (an exception from a signal handler, on any thread's delivery), _remove
+        finds it."""
+        flags = os.O_RDWR | os.O_CREAT | os.O_EXCL
+        flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        for _ in range(100):
+            self.temporary = os.path.join(folder, f".{stem}.{secrets.token_hex(4)}.part")
+            try:
+                return os.open(self.temporary, flags, 0o600)
+            except FileExistsError:  # another writer's: not ours to remove
+                self.temporary = ""
+            except OSError as exc:  # the folder is read-only, full...: name the output
+                self.temporary = ""
+                raise OSError(exc.errno, exc.strerror, self.shown) from None
+        raise FileExistsError(errno.EEXIST, "no free temporary file name beside", self.shown)
 
     def _named(self, exc: OSError) -> OSError:
         """exc naming the output instead of the temporary file (or nothing)."""
