@@ -77,7 +77,10 @@ nitpick_ignore_regex = [
     # Private names in signatures (TypeVars, base classes, aliases kept under TYPE_CHECKING):
     # no public page to link to; the signature still shows them.
     ("py:.*", r"xiangqi(\.\w+)*\._\w+(\.\w+)*"),
-    ("py:.*", r"T|xiangqi\.pgn\.visitor\.T|SquareLike|ArrowLike|PathLike|Source|MateAnswer"),
+    (
+        "py:.*",
+        r"T|xiangqi\.pgn\.visitor\.T|SquareLike|ArrowLike|PathLike|PathArg|Source|MateAnswer",
+    ),
     (
         "py:class",
         r"xiangqi\.position\.(Pseudo)?LegalMoveView|xiangqi\.rl\.openspiel\.PlanesObserver",

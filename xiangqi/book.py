@@ -93,6 +93,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BookError",
     "BuildSummary",
+    "MAX_DAT_BYTES",
     "Entry",
     "ElephantEyeReader",
     "Reader",
