@@ -239,10 +239,14 @@ def test_a_folder_the_book_cannot_be_written_in_is_refused_before_reading(
 def test_a_temporary_file_that_cannot_be_made_is_a_book_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refuse(*args: object, **kwargs: object) -> tuple[int, str]:
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    real_open = os.open
 
-    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    def refuse(path: str, flags: int, mode: int = 0o777, **kwargs: object) -> int:
+        if str(path).endswith(".part"):  # the temporary file beside the book
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+        return real_open(path, flags, mode, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", refuse)
     target = tmp_path / "b.xqbook"
     with pytest.raises(BookError, match="b.xqbook") as caught:
         build([WUKONG], target, plies=2)
