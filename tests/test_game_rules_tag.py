@@ -58,3 +58,14 @@ def test_an_unknown_rules_tag_is_refused_naming_it() -> None:
         game.outcome()
     assert _verdict(game, rules="chinese") == FIG12.verdict
     assert game.tags["Rules"] == "wxf-2018"
+
+
+@pytest.mark.parametrize("tag", [5, None, b"chinese", ["chinese"]])
+def test_a_rules_tag_that_is_not_text_is_a_type_error_naming_it(tag: object) -> None:
+    # tags is a plain dict, so anything can be put in: the ruling would be a guess
+    game = Game.from_board(play_to_third_occurrence(FIG12), rules="chinese")
+    game.tags["Rules"] = tag  # type: ignore[assignment]
+    with pytest.raises(TypeError, match=r"Rules tag must be text.*rules="):
+        game.outcome()
+    assert game.tags["Rules"] == tag  # left as it was
+    assert _verdict(game, rules="chinese") == FIG12.verdict  # an explicit rules= decides

@@ -352,12 +352,18 @@ class Game(GameNode):
         spaces do not matter), and the Asian rules when it has none.
 
         Raises XiangqiError (a ValueError) when rules is None and the Rules tag names
-        another rule set: the ruling would be a guess, so pass ``rules=`` to choose.
+        another rule set, TypeError when the tag is not text: the ruling would be a guess,
+        so pass ``rules=`` to choose.
         """
         if rules is None:
             tag = self.tags.get("Rules")
-            if tag is None:
+            if "Rules" not in self.tags:
                 rules = Rules.ASIAN
+            elif not isinstance(tag, str):  # tags is a plain dict: anything can be put in
+                raise TypeError(
+                    f"the game's Rules tag must be text ('asian' or 'chinese'), got "
+                    f"{type(tag).__name__}: pass outcome(rules=...) to choose the rule set"
+                )
             else:
                 try:
                     rules = Rules(tag.strip().lower())
