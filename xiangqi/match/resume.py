@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import io
 import json
 import json.decoder
 import json.scanner
@@ -211,7 +212,8 @@ def kept_games(
     kept round's two, as PGN text by game index (from 0); XiangqiError naming both files
     when pgn is not a PGN of this match (a game whose Event is not event, or whose Round is
     not one of its total games' rounds; text that holds no game), lacks a game of a kept
-    round, holds one twice, or a game whose Red or Black is not its record's. explicit: pgn
+    round, holds one twice, or a game whose Red or Black is not its record's (event and the
+    names compared as the PGN holds them, see as_written). explicit: pgn
     was given as the PGN to write (it may then be missing when no round is kept)."""
     from ..pgn import read_games
 
@@ -226,6 +228,10 @@ def kept_games(
         )
     text = _text(read_input(pgn, "PGN file"), shown)
     games = list(read_games(text))
+    # The tags are compared as the PGN holds them: a tab written as a space, the other
+    # control characters dropped (xiangqi.pgn's writer); the settings and records keep
+    # the text as given.
+    written_event = as_written(event)
     if not games and text.strip():
         raise XiangqiError(f"{shown} holds no game: not a PGN file of this match")
     rounds = (total + 1) // 2
@@ -233,7 +239,7 @@ def kept_games(
     for number, parsed in enumerate(games, 1):
         tag = parsed.tags.get("Round", "")
         number_ok = tag.isascii() and tag.isdigit() and len(tag) <= 18
-        if parsed.tags.get("Event") != event or not (number_ok and 1 <= int(tag) <= rounds):
+        if parsed.tags.get("Event") != written_event or not (number_ok and 1 <= int(tag) <= rounds):
             raise XiangqiError(
                 f"{shown}: game {number} (Event {show(parsed.tags.get('Event'))}, Round "
                 f"{show(tag)}) is not a game of this match (Event {show(event)}, "
@@ -254,7 +260,7 @@ def kept_games(
             )
         for record, (text_of, tags) in zip(sorted(records, key=lambda r: int(r["game"])), found):
             for side in ("red", "black"):
-                if side in record and tags.get(side.capitalize()) != record[side]:
+                if side in record and tags.get(side.capitalize()) != as_written(record[side]):
                     raise XiangqiError(
                         f"{shown}: round {round_}'s game {record['game']} has "
                         f"{side.capitalize()} {show(tags.get(side.capitalize()))}, its record "
@@ -262,6 +268,18 @@ def kept_games(
                     )
             kept[int(record["game"]) - 1] = text_of
     return kept
+
+
+def as_written(text: str) -> str:
+    """text as a tag of a PGN file written by xiangqi.pgn reads back (the writer drops the
+    characters a record cannot carry and writes a tab as a space): what a match's PGN holds
+    of an event or engine name. Found by writing and reading one, not by a copy of the
+    writer's rules."""
+    from ..pgn import Game, read_game
+
+    back = read_game(io.StringIO(Game(tags={"Event": text}).to_pgn()))
+    assert back is not None
+    return back.tags.get("Event", "")
 
 
 def _whole(value: object) -> int | None:
