@@ -61,10 +61,9 @@ class Adjudication:
                 continue
             if field.name == "resign_two_sided":
                 check_bool(field.name, value)
-            elif value is not None:
-                object.__setattr__(self, field.name, check_int(field.name, value, 0))
-        if self.max_plies == 0:
-            raise XiangqiError("max_plies must be at least 1 (None for no cap)")
+            elif value is not None:  # max_plies: a cap of at least 1 ply (None: no cap)
+                low = 1 if field.name == "max_plies" else 0
+                object.__setattr__(self, field.name, check_int(field.name, value, low))
 
     @staticmethod
     def parse_rule(text: str, kind: str) -> dict[str, Any]:

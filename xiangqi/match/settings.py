@@ -13,11 +13,12 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._checks import check_int, check_real, show
+from .._checks import check_bool, check_int, check_real, show
 from ..engine import Limit
 from ..errors import XiangqiError
 from ..position import Position
 from ..rules import Rules, check_rules
+from ._text import split_words
 from .adjudication import DEFAULT_MAX_PLIES, Adjudication
 from .openings import OPENING_ORDERS, Opening, OpeningSource
 from .runner import DEFAULT_TIME_MARGIN
@@ -36,15 +37,87 @@ def _kind(value: object) -> str:
     return type(value).__name__
 
 
+def as_time_control(name: str, value: object) -> TimeControl | None:
+    """value (a TimeControl, a Limit, its text or None) as a TimeControl; TypeError or
+    XiangqiError naming the setting name."""
+    if value is None or isinstance(value, TimeControl):
+        return value
+    if isinstance(value, Limit):
+        return TimeControl.from_limit(value)
+    if isinstance(value, str):
+        try:
+            return TimeControl.parse(value)
+        except XiangqiError as exc:
+            raise XiangqiError(f"{name}: {exc}") from None
+    raise TypeError(f"{name} must be a TimeControl, Limit or text, got {_kind(value)}")
+
+
+#: The keys draw and resign take as a mapping: Adjudication's fields of that rule.
+_RULE_FIELDS = {
+    kind: tuple(f.name for f in dataclasses.fields(Adjudication) if f.name.startswith(kind + "_"))
+    for kind in ("draw", "resign")
+}
+
+
+def rule_fields(kind: str, value: object) -> dict[str, Any]:
+    """The Adjudication fields of the draw or resign setting (kind): its text (see
+    Adjudication.parse_rule) or a mapping of those fields only; TypeError or XiangqiError
+    naming the setting."""
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        return Adjudication.parse_rule(value, kind)
+    if not isinstance(value, Mapping):
+        raise TypeError(
+            f"{kind} must be text or a mapping of {', '.join(_RULE_FIELDS[kind])}, "
+            f"got {_kind(value)}"
+        )
+    for key in value:
+        if key not in _RULE_FIELDS[kind]:
+            raise XiangqiError(
+                f"{kind} takes {', '.join(_RULE_FIELDS[kind])}, got the key {show(key)}"
+            )
+    fields: dict[str, Any] = {}
+    for key, field in value.items():  # Adjudication's checks, made here without making one
+        two_sided = key == "resign_two_sided"
+        fields[key] = check_bool(key, field) if two_sided else check_int(key, field, 0)
+    return fields
+
+
+#: The engine settings each may hold: EngineSpec.parse's keys but cmd, arg and name, which
+#: belong to one engine (a new key of parse's is refused here until added).
+_SHARED_KEYS = ("option.NAME", "proto", "dir", "timeout", "tc", "st", "depth", "nodes")
+
+
+def _check_each(each: object) -> None:
+    """each: engine settings as key=value words for both engines (no cmd, arg or name)."""
+    if not isinstance(each, str):
+        raise TypeError(f"each must be text, got {_kind(each)}")
+    shared = _SHARED_KEYS
+    for word in split_words(each, "each"):
+        key, sep, _ = word.partition("=")
+        if not sep or not (key in shared or (key.startswith("option.") and key[7:])):
+            raise XiangqiError(
+                f"each takes key=value engine settings for both engines ({', '.join(shared)}), "
+                f"got {show(word)} in each {show(each)}"
+            )
+    try:
+        EngineSpec.parse("cmd=engine", each)
+    except XiangqiError as exc:  # a value: "tc=fast", "timeout=0"
+        raise XiangqiError(f"each {show(each)}: {exc}") from None
+
+
 @dataclasses.dataclass(frozen=True)
 class MatchSettings:
     """Every setting of a match (see :func:`~xiangqi.match.run_match` for their meaning),
-    checked when made: TypeError or a ValueError (XiangqiError) naming the setting.
+    each checked when made: TypeError for a value of the wrong type or a ValueError
+    (XiangqiError) for a bad one, naming the setting (time controls, draw and resign texts
+    and each are read; a draw or resign mapping holds only that rule's Adjudication fields).
 
-    Numbers come back as plain ints and floats, rules as a :class:`~xiangqi.Rules` and an
-    sprt text as an :class:`~xiangqi.match.SPRT`; files are not read yet (prepare_match
-    reads them). ``dataclasses.replace(settings, games=10)`` makes a changed copy, checked
-    again.
+    Numbers come back as plain ints and floats (a NumPy integer too), rules as a
+    :class:`~xiangqi.Rules` and an sprt text as an :class:`~xiangqi.match.SPRT`; files are
+    not read yet (prepare_match reads them). ``dataclasses.replace(settings, games=10)``
+    makes a changed copy, checked again.
     """
 
     engines: Sequence[EngineSpec | str]
@@ -86,8 +159,7 @@ class MatchSettings:
             if not isinstance(engine, (str, EngineSpec)):
                 raise TypeError(f"engines must be EngineSpecs or their texts, got {_kind(engine)}")
         fixed: dict[str, Any] = {"engines": tuple(engines)}
-        if not isinstance(self.each, str):
-            raise TypeError(f"each must be text, got {_kind(self.each)}")
+        _check_each(self.each)
         if self.seed is not None:
             fixed["seed"] = check_int("seed", self.seed, 0, MAX_SEED)
         if self.opening_plies is not None:
@@ -105,6 +177,15 @@ class MatchSettings:
         fixed["concurrency"] = check_int("concurrency", self.concurrency, 1)
         if self.limit is not None and self.tc is not None:
             raise XiangqiError("give limit or tc, not both")
+        as_time_control("limit", self.limit)
+        as_time_control("tc", self.tc)
+        if self.max_plies is not None:
+            fixed["max_plies"] = check_int("max_plies", self.max_plies, 1)
+        draw, resign = rule_fields("draw", self.draw), rule_fields("resign", self.resign)
+        if isinstance(self.draw, Mapping):
+            fixed["draw"] = draw  # a copy: a later change to the caller's mapping is not ours
+        if isinstance(self.resign, Mapping):
+            fixed["resign"] = resign
         fixed["time_margin"] = check_real("time_margin", self.time_margin, 0)
         fixed["rules"] = check_rules(self.rules)
         sprt = SPRT.parse(self.sprt) if isinstance(self.sprt, str) else self.sprt
@@ -120,7 +201,11 @@ class MatchSettings:
         if self.opening_format is not None and not isinstance(self.opening_format, str):
             raise TypeError(f"opening_format must be text, got {_kind(self.opening_format)}")
         if self.ray is not None:
-            if not isinstance(self.ray, str) or not self.ray:
+            if not isinstance(self.ray, str):
+                raise TypeError(
+                    f"ray must be a cluster address, 'auto' or 'local', got {_kind(self.ray)}"
+                )
+            if not self.ray:
                 raise XiangqiError(f"ray is a cluster address, 'auto' or 'local', got {self.ray!r}")
             if min(fixed["concurrency"], self.total) != 1:
                 raise XiangqiError(
@@ -128,10 +213,13 @@ class MatchSettings:
                     "CPUs (or ray_resource) bound the games per node"
                 )
         fixed["ray_retries"] = check_int("ray_retries", self.ray_retries, 0)
-        if self.ray_resource is not None and (
-            not isinstance(self.ray_resource, str) or not self.ray_resource
-        ):
-            raise XiangqiError(f"ray_resource is a resource name, got {self.ray_resource!r}")
+        if self.ray_resource is not None:
+            if not isinstance(self.ray_resource, str):
+                raise TypeError(
+                    f"ray_resource must be a resource name, got {_kind(self.ray_resource)}"
+                )
+            if not self.ray_resource:
+                raise XiangqiError(f"ray_resource is a resource name, got {self.ray_resource!r}")
         if self.book is not None:
             if self.openings is not None:
                 raise XiangqiError("give openings or a book, not both")
