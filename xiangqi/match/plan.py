@@ -29,22 +29,10 @@ from .openings import (
 from .output import run_to_files
 from .resume import check_records, kept_games, read_results
 from .runner import MatchResult, Runner, run_local
-from .settings import DEFAULT_RAY_RETRIES, MatchSettings
+from .settings import DEFAULT_RAY_RETRIES, MatchSettings, as_time_control, rule_fields
 from .spec import EngineSpec, with_each
 from .stats import SPRT
 from .timecontrol import DEFAULT_TC, TimeControl
-
-
-def _as_tc(value: Limit | TimeControl | str | None) -> TimeControl | None:
-    if value is None:
-        return None
-    if isinstance(value, Limit):
-        return TimeControl.from_limit(value)
-    if isinstance(value, TimeControl):
-        return value
-    if isinstance(value, str):
-        return TimeControl.parse(value)
-    raise TypeError(f"a time control is a TimeControl, Limit or text, got {type(value).__name__}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -307,7 +295,11 @@ def match_settings(
     options: Mapping[str, Any],
 ) -> MatchSettings:
     """The MatchSettings of prepare_match's or run_match's arguments: settings (changed by
-    the arguments given besides) or the keywords options; TypeError naming an unknown one."""
+    the arguments given besides) or the keywords options; TypeError naming an unknown one.
+
+    A setting given besides settings replaces the other of its either/or pair there too
+    (games or rounds, limit or tc, openings or book with its book_plies); two of a pair
+    given together are refused (XiangqiError)."""
     given = {name: value for name, value in positional.items() if value is not None}
     if engines is not None:
         given["engines"] = engines
@@ -322,7 +314,23 @@ def match_settings(
         return MatchSettings(**given)
     if not isinstance(settings, MatchSettings):
         raise TypeError(f"settings must be a MatchSettings, got {_kind(settings)}")
+    for name, others in _EITHER_OR.items():
+        if given.get(name) is not None:
+            for other in others:
+                given.setdefault(other, None)
     return dataclasses.replace(settings, **given) if given else settings
+
+
+#: The settings of an either/or pair: one given besides settings clears these of the others
+#: there (a book's book_plies goes with it).
+_EITHER_OR = {
+    "games": ("rounds",),
+    "rounds": ("games",),
+    "limit": ("tc",),
+    "tc": ("limit",),
+    "openings": ("book", "book_plies"),
+    "book": ("openings",),
+}
 
 
 def prepare_match(
@@ -337,8 +345,10 @@ def prepare_match(
     """Check every setting of a match and return its plan; nothing starts.
 
     The settings are :class:`MatchSettings`' fields, given as keywords (as run_match takes
-    them) or as settings (the keywords given besides replace its fields). The openings
-    file or book is read (and hashed) here.
+    them) or as settings (the keywords given besides replace its fields; one of an
+    either/or pair replaces the other too: ``rounds=1`` drops the settings' games, likewise
+    limit and tc, openings and book). The openings file or book is read (and hashed) here:
+    an OSError naming the setting (openings, book) when it cannot be.
     """
     # _expect (from_settings): the sha256 the openings file or book must still have; they
     # must then be regular files (a resumed match reads them again).
@@ -350,20 +360,19 @@ def prepare_match(
     ]
     total = chosen.total
     concurrency = min(chosen.concurrency, total)
-    base = _as_tc(chosen.limit if chosen.limit is not None else chosen.tc)
+    base = as_time_control("limit", chosen.limit) or as_time_control("tc", chosen.tc)
     tcs = []
     for spec in specs:
         own = spec.tc if spec.tc is not None else base
         tcs.append(own if own is not None else TimeControl.parse(DEFAULT_TC))
     adjudication = chosen.adjudication
     if adjudication is None:
-        fields: dict[str, Any] = {"max_plies": chosen.max_plies, "rules": chosen.rules}
-        for text, kind in ((chosen.draw, "draw"), (chosen.resign, "resign")):
-            if isinstance(text, str):
-                fields.update(Adjudication.parse_rule(text, kind))
-            elif text is not None:
-                fields.update(text)
-        adjudication = Adjudication(**fields)
+        adjudication = Adjudication(
+            max_plies=chosen.max_plies,
+            rules=chosen.rules,
+            **rule_fields("draw", chosen.draw),
+            **rule_fields("resign", chosen.resign),
+        )
     openings = chosen.openings
     opening_plies, opening_format = chosen.opening_plies, chosen.opening_format
     opening_order, seed = chosen.opening_order, chosen.seed
@@ -372,7 +381,7 @@ def prepare_match(
         if opening_order == "random" and seed is None:
             seed = random.SystemRandom().randrange(2**32)  # kept, so a resume replays it
         # Read once: the bytes parsed are the bytes hashed (a pipe cannot be read twice).
-        raw = read_input(openings, "openings file", regular=_expect is not None)
+        raw = read_input(openings, "openings file", regular=_expect is not None, setting="openings")
         opening_file = {
             "file": os.path.abspath(openings),
             "plies": opening_plies,
@@ -394,7 +403,8 @@ def prepare_match(
             seed = random.SystemRandom().randrange(2**32)  # kept, so a resume replays it
         plies = DEFAULT_BOOK_PLIES if chosen.book_plies is None else chosen.book_plies
         # A book is read again for each 64 rounds: a regular file, refused before it opens.
-        digest = _changed(read_input(book, "opening book"), _expect, "opening book", book)
+        raw = read_input(book, "opening book", setting="book")
+        digest = _changed(raw, _expect, "opening book", book)
         from_book = BookOpenings(book, plies, seed)
         source: OpeningSource = from_book
         opening_book = {
@@ -441,7 +451,8 @@ def run_match(
 
     The settings are :class:`MatchSettings`' fields, as keywords (``run_match(engines,
     games=4, tc="10+0.1")``) or as settings (the keywords given besides replace its
-    fields):
+    fields, and the other of an either/or pair: games or rounds, limit or tc, openings or
+    book):
 
     engines: two EngineSpecs or their texts (see EngineSpec.parse), each given the shared
     settings in each. games or rounds (a round is a game pair, one opening with colours
@@ -454,7 +465,9 @@ def run_match(
     the engines taking over where the book has no move.
     concurrency K plays K games at once, each worker with its own two engine processes.
     draw and resign: adjudication rules as text ("movenumber=40 movecount=8 score=10";
-    "movecount=3 score=600 twosided=true") or as Adjudication field names. rules: "asian"
+    "movecount=3 score=600 twosided=true") or as a mapping of that rule's Adjudication
+    fields (draw_move, draw_count, draw_score; resign_count, resign_score,
+    resign_two_sided). max_plies: a draw after this many plies (None: no cap). rules: "asian"
     (the default) or "chinese" (xiangqi.Rules), the rule set the library's rulings
     adjudicate by (each game's PGN names it in a Rules tag). sprt: SPRT or text ("elo0=0
     elo1=5 alpha=0.05 beta=0.05"); the match stops at its bound. Every setting is checked
