@@ -18,11 +18,10 @@ from ..engine import Limit
 from ..errors import XiangqiError
 from ..position import Position
 from ..rules import Rules, check_rules
-from ._text import split_words
 from .adjudication import DEFAULT_MAX_PLIES, Adjudication
 from .openings import OPENING_ORDERS, Opening, OpeningSource
 from .runner import DEFAULT_TIME_MARGIN
-from .spec import EngineSpec
+from .spec import EngineSpec, check_each
 from .stats import SPRT
 from .timecontrol import TimeControl
 
@@ -84,23 +83,10 @@ def rule_fields(kind: str, value: object) -> dict[str, Any]:
     return fields
 
 
-#: The engine settings each may hold: EngineSpec.parse's keys but cmd, arg and name, which
-#: belong to one engine (a new key of parse's is refused here until added).
-_SHARED_KEYS = ("option.NAME", "proto", "dir", "timeout", "tc", "st", "depth", "nodes")
-
-
 def _check_each(each: object) -> None:
     """each: engine settings as key=value words for both engines (no cmd, arg or name)."""
-    if not isinstance(each, str):
-        raise TypeError(f"each must be text, got {_kind(each)}")
-    shared = _SHARED_KEYS
-    for word in split_words(each, "each"):
-        key, sep, _ = word.partition("=")
-        if not sep or not (key in shared or (key.startswith("option.") and key[7:])):
-            raise XiangqiError(
-                f"each takes key=value engine settings for both engines ({', '.join(shared)}), "
-                f"got {show(word)} in each {show(each)}"
-            )
+    check_each(each)  # its words (spec.py owns the engine settings' keys)
+    assert isinstance(each, str)  # check_each refused anything else
     try:
         EngineSpec.parse("cmd=engine", each)
     except XiangqiError as exc:  # a value: "tc=fast", "timeout=0"

@@ -23,6 +23,27 @@ MAX_ENGINE_TIMEOUT = 1e6
 # -- engines -----------------------------------------------------------------------------------
 
 _SPEC_KEYS = ("name", "cmd", "arg", "proto", "dir", "timeout", "tc", "st", "depth", "nodes")
+#: The keys that belong to one engine, never to each (the settings both engines share).
+_ONE_ENGINE_KEYS = ("cmd", "arg", "name")
+
+
+def check_each(each: object) -> list[str]:
+    """each's words, checked: key=value engine settings both engines share (an option.NAME or
+    one of _SPEC_KEYS but cmd, arg and name), their values read as EngineSpec.parse reads
+    them. TypeError if each is not text; XiangqiError naming each and the word."""
+    if not isinstance(each, str):
+        raise TypeError(f"each must be text, got {type(each).__name__}")
+    shared = [key for key in _SPEC_KEYS if key not in _ONE_ENGINE_KEYS]
+    words = split_words(each, "each") if each else []
+    for word in words:
+        key, sep, _ = word.partition("=")
+        if not sep or not (key in shared or (key.startswith("option.") and key[7:])):
+            why = f"; {key}= belongs to one engine" if key in _ONE_ENGINE_KEYS else ""
+            raise XiangqiError(
+                "each takes key=value engine settings for both engines "
+                f"(option.NAME, {', '.join(shared)}){why}, got {show(word)} in each {show(each)}"
+            )
+    return words
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,10 +95,7 @@ class EngineSpec:
             if not argv:
                 raise XiangqiError(f"engine command is empty: {text!r}")
             words = [f"cmd={argv[0]}", *(f"arg={a}" for a in argv[1:]), f"proto={protocol}"]
-        shared = split_words(each, "--each settings") if each else []
-        for word in shared:
-            if word.partition("=")[0] in ("cmd", "arg", "name"):
-                raise XiangqiError(f"{word.partition('=')[0]}= belongs to one engine: {each!r}")
+        shared = check_each(each)
         settings: dict[str, str] = {}
         args: list[str] = []
         options: dict[str, str] = {}
