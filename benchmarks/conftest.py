@@ -21,6 +21,12 @@ RecordRate = Callable[..., None]
 _RATES = pytest.StashKey[list[tuple[str, str, float, float, float, str]]]()
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """No workers for the -n auto of pyproject.toml's addopts: a benchmark times alone, in
+    one process (pytest-benchmark switches itself off under pytest-xdist)."""
+    return 0
+
+
 def _load_average() -> str:
     try:
         return "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())

@@ -3,6 +3,7 @@ move-list comparison, and the rule-book cycles on which the two rule sets disagr
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 from collections.abc import Mapping
@@ -153,6 +154,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("ray") is not None:
             item.add_marker(skip)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """Workers for -n auto (pyproject.toml's addopts): one a core this process may use, at
+    most four (each collects the whole suite, about 10 s of CPU where bytecode is not
+    cached), none on a single core (one worker is the serial run plus its start-up)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(cores or 1, 4) if (cores or 1) > 1 else 0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C raises KeyboardInterrupt in the test process, as in any Python program started
+    from a terminal. A shell starts a background job (`pytest &` in a script, nohup) with
+    SIGINT ignored, and Python then keeps it ignored: the tests that stop a search with a
+    simulated Ctrl-C (_thread.interrupt_main does nothing while SIGINT is ignored) would
+    count perft(8) for hours. pytest-xdist's workers inherit the disposition too."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 #: Signals whose handlers the match runner, the engine client and Ray set and must put back.
