@@ -120,3 +120,52 @@ def test_tables_too_large_for_the_machine_name_hash_mb() -> None:
     message, fen = done.stdout.splitlines()
     assert "hash_mb=8192" in message and "smaller hash_mb" in message
     assert fen == "5k3/4a1P2/3ab4/3N5/2b6/6R2/9/9/2r2p3/3AKAB1c w - - 0 1"
+
+
+# -- xiangqi mate --hash-mb ----------------------------------------------------------------
+
+DOCS_MATE = "3k5/8P/9/7R1/9/4H4/9/9/6p2/4KA3 w - - 0 1"  # docs/mates.md: mate in 2
+
+
+@pytest.mark.parametrize("value", ["0", "65537", "-1", "lots"])
+def test_the_command_line_refuses_a_bad_hash_mb(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from xiangqi.__main__ import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["mate", DOCS_MATE, "--hash-mb", value])
+    assert stopped.value.code == 2
+    assert "--hash-mb" in capsys.readouterr().err
+
+
+def test_the_command_line_searches_with_the_tables_it_is_given(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from xiangqi.__main__ import main
+
+    # A 1 MB table changes nothing but memory: the mate of the docs' example, 3 plies.
+    assert main(["mate", DOCS_MATE, "--plies", "5", "--hash-mb", "1"]) == 0
+    assert capsys.readouterr().out.startswith("mate in 2 (3 plies, ")
+
+
+def test_the_command_line_names_hash_mb_when_the_tables_do_not_fit() -> None:
+    import os
+    import subprocess
+    import sys
+
+    if "libasan" in os.environ.get("LD_PRELOAD", ""):
+        pytest.skip("AddressSanitizer needs more address space than the cap allows")
+    code = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 29, 3 << 29))\n"
+        "from xiangqi.__main__ import main\n"
+        "sys.exit(main(['mate', sys.argv[1], '--plies', '11', '--hash-mb', '8192']))\n"
+    )
+    fen = "5k3/4a1P2/3ab4/3N5/2b6/6R2/9/9/2r2p3/3AKAB1c w - - 0 1"
+    done = subprocess.run(
+        [sys.executable, "-c", code, fen], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("xiangqi: error: ") and done.stderr.count("\n") == 1
+    assert "--hash-mb=8192" in done.stderr and "smaller --hash-mb" in done.stderr

@@ -7,7 +7,7 @@ An engine CMD is a command line, prefixed "ucci:" for a UCCI engine. ``convert I
 converts game records, files and folders, into one file (see xiangqi.records.convert).
 ``book build RECORDS... -o FILE`` builds an opening book from game records and
 ``book probe FILE [FEN]`` lists a position's book moves
-(see xiangqi.book). ``mate FEN [--plies N] [--checks-only]``
+(see xiangqi.book). ``mate FEN [--plies N] [--checks-only] [--nodes N] [--hash-mb MB]``
 prints the shortest forced mate (exit status 0), or says that none exists within N plies
 (exit status 1; see Position.find_mate).
 """
@@ -65,10 +65,15 @@ def _mate(args: argparse.Namespace) -> int:
     pos = position_of(args.fen)
     start = time.perf_counter()
     try:
-        line = pos.find_mate(args.plies, checks_only=args.checks_only, node_limit=args.nodes)
+        line = pos.find_mate(
+            args.plies, checks_only=args.checks_only, node_limit=args.nodes, hash_mb=args.hash_mb
+        )
     except SearchLimitReached as stopped:
         print(f"unknown: {stopped}")
         return 3
+    except MemoryError as exc:  # find_mate names hash_mb; the option is --hash-mb
+        print(f"xiangqi: error: {str(exc).replace('hash_mb', '--hash-mb')}", file=sys.stderr)
+        return 2
     elapsed = time.perf_counter() - start
     kind = "checking mate" if args.checks_only else "mate"
     if line is None:
@@ -425,6 +430,13 @@ def _positive(text: str) -> int:
     return value
 
 
+def _hash_mb(text: str) -> int:
+    value = _count(text)
+    if not 1 <= value <= 65536:
+        raise argparse.ArgumentTypeError(f"must be in 1..65536, got {text!r}")
+    return value
+
+
 def _mate_plies(text: str) -> int:
     value = _count(text)
     if not 1 <= value <= 99:
@@ -627,6 +639,12 @@ def main(argv: list[str] | None = None) -> int:
     mate.add_argument("--plies", type=_mate_plies, default=11, help="longest mate (plies, 11)")
     mate.add_argument("--checks-only", action="store_true", help="the attacker only checks")
     mate.add_argument("--nodes", type=_positive, help="stop after this many positions")
+    mate.add_argument(
+        "--hash-mb",
+        type=_hash_mb,
+        default=64,
+        help="megabytes the search's tables may take (1..65536, 64)",
+    )
     args, extra = parser.parse_known_args(argv)
     if extra:  # as parse_args() reports them, but in the subcommand's manner
         {"match": match, "convert": convert, "book": book}.get(args.command, parser).error(
