@@ -377,6 +377,7 @@ def test_no_game_found_is_an_error_and_keeps_the_old_output(
     assert sorted(os.listdir(tmp_path)) == ["empty", "keep.xqf", "prose"]
 
 
+@pytest.mark.slow  # a thousand folders made and walked
 def test_recursive_reads_a_thousand_nested_folders(tmp_path: Path) -> None:
     top = tmp_path / "deep"
     folders = [top]

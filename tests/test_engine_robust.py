@@ -183,6 +183,7 @@ def test_real_engine_plays_on_a_half_second_clock(
 
 
 @needs_fairy
+@pytest.mark.slow  # two timed searches of about half a second each
 def test_real_engine_uses_more_of_a_longer_clock(caplog: pytest.LogCaptureFixture) -> None:
     """The clock is read, not ignored: with 20 s left the engine searches longer (by its own
     report) than with 0.2 s left."""

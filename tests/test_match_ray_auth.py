@@ -27,8 +27,6 @@ from test_engine_fairy import FAIRY, SKIP_REASON
 import xiangqi
 from xiangqi.match import distributed
 
-ray = pytest.importorskip("ray")
-
 REASON = "RPC error: InvalidAuthToken: Authentication token is missing or incorrect"
 
 # What ray.init(address="127.0.0.1:6391") raised against a token cluster here (Ray 2.60):
@@ -60,7 +58,9 @@ def check_authentication_message(text: str) -> None:
 
 
 def test_rays_authentication_error_is_an_authentication_failure() -> None:
-    # Ray's own type, as ensure_token_if_auth_enabled raises it from ray.init
+    # Ray's own type, as ensure_token_if_auth_enabled raises it from ray.init. Ray is
+    # imported here, not at collection (half a second for every worker of the default run).
+    ray = pytest.importorskip("ray")
     error = ray.exceptions.AuthenticationError(REASON)
     check_authentication_message(str(distributed.connection_error("h:1", error)))
     assert distributed.authentication_reason(error) == REASON

@@ -17,7 +17,6 @@ import pytest
 from xiangqi import Color, Position, rl
 
 pytestmark = pytest.mark.ray
-ray = pytest.importorskip("ray")
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "ray_selfplay.py"
 ENDGAME = "3akab2/9/9/9/9/9/2N6/9/3R5/5K3 w - - 0 1"  # short games: mates and draws
@@ -31,6 +30,8 @@ def load_example():
 
 
 def test_ray_selfplay_shards(tmp_path):
+    # Ray imported here, not at collection (the default run deselects this file)
+    ray = pytest.importorskip("ray")
     example = load_example()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
