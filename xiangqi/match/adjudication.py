@@ -17,6 +17,17 @@ from ._text import DIGITS, INT, split_words
 #: A game still running after this many plies (both sides' moves) is adjudicated a draw.
 DEFAULT_MAX_PLIES = 300
 
+#: The largest count a match setting takes (games, plies, scores...): a 64-bit word, which
+#: the results file's JSON and every tool reading it can hold (a larger int cannot even be
+#: written past Python's 4,300-digit limit, and would fail only once the games are played).
+MAX_COUNT = 2**64 - 1
+
+
+def check_count(name: str, value: object, low: int) -> int:
+    """value as an int from low to MAX_COUNT (see check_int; its messages: "NAME must be
+    at least LOW", "NAME must be at most MAX_COUNT")."""
+    return check_int(name, check_int(name, value, low), None, MAX_COUNT)
+
 # -- one game ----------------------------------------------------------------------------------
 
 
@@ -63,7 +74,7 @@ class Adjudication:
                 check_bool(field.name, value)
             elif value is not None:  # max_plies: a cap of at least 1 ply (None: no cap)
                 low = 1 if field.name == "max_plies" else 0
-                object.__setattr__(self, field.name, check_int(field.name, value, low))
+                object.__setattr__(self, field.name, check_count(field.name, value, low))
 
     @staticmethod
     def parse_rule(text: str, kind: str) -> dict[str, Any]:
