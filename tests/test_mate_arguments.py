@@ -5,6 +5,9 @@ a ValueError, each naming the argument; bool is not an int, NumPy integers are i
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -94,19 +97,20 @@ def test_a_refused_call_changes_nothing() -> None:
     assert (pos.fen(), list(pos.move_stack)) == before
 
 
+def run_capped(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """code run in a child whose address space is capped at 1.5 GB (argv: args)."""
+    if "libasan" in os.environ.get("LD_PRELOAD", ""):
+        pytest.skip("AddressSanitizer needs more address space than the cap allows")
+    cap = "import resource\nresource.setrlimit(resource.RLIMIT_AS, (3 << 29, 3 << 29))\n"
+    command = [sys.executable, "-c", cap + code, *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
 def test_tables_too_large_for_the_machine_name_hash_mb() -> None:
     # hash_mb within 1..65536 may still be more memory than the process may have: a
     # MemoryError that names hash_mb and what to do, not an empty one (an attacker's
     # finding). A child whose address space is capped at 1.5 GB asks for 8 GB of tables.
-    import os
-    import subprocess
-    import sys
-
-    if "libasan" in os.environ.get("LD_PRELOAD", ""):
-        pytest.skip("AddressSanitizer needs more address space than the cap allows")
     code = (
-        "import resource\n"
-        "resource.setrlimit(resource.RLIMIT_AS, (3 << 29, 3 << 29))\n"
         "from xiangqi import Position\n"
         "pos = Position('5k3/4a1P2/3ab4/3N5/2b6/6R2/9/9/2r2p3/3AKAB1c w - - 0 1')\n"
         "try:\n"
@@ -115,7 +119,7 @@ def test_tables_too_large_for_the_machine_name_hash_mb() -> None:
         "    print(error)\n"
         "print(pos.fen())\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = run_capped(code)
     assert done.returncode == 0, done.stderr
     message, fen = done.stdout.splitlines()
     assert "hash_mb=8192" in message and "smaller hash_mb" in message
@@ -150,22 +154,13 @@ def test_the_command_line_searches_with_the_tables_it_is_given(
 
 
 def test_the_command_line_names_hash_mb_when_the_tables_do_not_fit() -> None:
-    import os
-    import subprocess
-    import sys
-
-    if "libasan" in os.environ.get("LD_PRELOAD", ""):
-        pytest.skip("AddressSanitizer needs more address space than the cap allows")
     code = (
-        "import resource, sys\n"
-        "resource.setrlimit(resource.RLIMIT_AS, (3 << 29, 3 << 29))\n"
+        "import sys\n"
         "from xiangqi.__main__ import main\n"
         "sys.exit(main(['mate', sys.argv[1], '--plies', '11', '--hash-mb', '8192']))\n"
     )
     fen = "5k3/4a1P2/3ab4/3N5/2b6/6R2/9/9/2r2p3/3AKAB1c w - - 0 1"
-    done = subprocess.run(
-        [sys.executable, "-c", code, fen], capture_output=True, text=True, timeout=120
-    )
+    done = run_capped(code, fen)
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("xiangqi: error: ") and done.stderr.count("\n") == 1
     assert "--hash-mb=8192" in done.stderr and "smaller --hash-mb" in done.stderr

@@ -398,11 +398,11 @@ class _Progress:
 
 
 class _Parser(argparse.ArgumentParser):
-    """The subcommands' parser: match and convert report a bad argument in one
-    "xiangqi: error:" line."""
+    """The subcommands' parser: match, convert, book and mate report a bad argument in one
+    "xiangqi: error:" line, as they report a bad input."""
 
     def error(self, message: str) -> NoReturn:
-        if self.prog.split()[-1:] in (["match"], ["convert"], ["build"], ["probe"]):
+        if self.prog.split()[-1:] in (["match"], ["convert"], ["build"], ["probe"], ["mate"]):
             self.exit(2, f"xiangqi: error: {message}\n")
         super().error(message)
 

@@ -85,5 +85,8 @@ def show(value: object) -> str:
     # raises), and a long one would flood the message.
     if isinstance(value, int) and value.bit_length() > 200:
         return f"an int of {value.bit_length()} bits"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:  # a hostile or broken __repr__: the message still names the type
+        return f"a {type(value).__name__} (its repr failed)"
     return text if len(text) <= 200 else text[:200] + "..."

@@ -18,8 +18,8 @@ from ..engine import Limit
 from ..errors import XiangqiError
 from ..position import Position
 from ..rules import Rules, check_rules
-from .adjudication import DEFAULT_MAX_PLIES, Adjudication
-from .openings import OPENING_ORDERS, Opening, OpeningSource
+from .adjudication import DEFAULT_MAX_PLIES, Adjudication, check_count
+from .openings import OPENING_ORDERS, Opening, OpeningSource, opening_source
 from .runner import DEFAULT_TIME_MARGIN
 from .spec import EngineSpec, check_each
 from .stats import SPRT
@@ -30,6 +30,10 @@ DEFAULT_RAY_RETRIES = 3
 
 #: The largest seed (a 64-bit word; JSON and every tool reading the results can hold it).
 MAX_SEED = 2**64 - 1
+
+
+#: The formats an openings file may be read as (see xiangqi.match.load_openings).
+OPENING_FORMATS = ("pgn", "epd", "fen")
 
 
 def _kind(value: object) -> str:
@@ -79,7 +83,7 @@ def rule_fields(kind: str, value: object) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     for key, field in value.items():  # Adjudication's checks, made here without making one
         two_sided = key == "resign_two_sided"
-        fields[key] = check_bool(key, field) if two_sided else check_int(key, field, 0)
+        fields[key] = check_bool(key, field) if two_sided else check_count(key, field, 0)
     return fields
 
 
@@ -149,7 +153,7 @@ class MatchSettings:
         if self.seed is not None:
             fixed["seed"] = check_int("seed", self.seed, 0, MAX_SEED)
         if self.opening_plies is not None:
-            fixed["opening_plies"] = check_int("opening_plies", self.opening_plies, 0)
+            fixed["opening_plies"] = check_count("opening_plies", self.opening_plies, 0)
         if self.book_plies is not None:
             fixed["book_plies"] = check_int("book_plies", self.book_plies, 1, 1000)
         if self.adjudication is not None and not isinstance(self.adjudication, Adjudication):
@@ -157,16 +161,16 @@ class MatchSettings:
         if self.games is not None and self.rounds is not None:
             raise XiangqiError("give games or rounds, not both")
         if self.games is not None:
-            fixed["games"] = check_int("games", self.games, 1)
+            fixed["games"] = check_count("games", self.games, 1)
         if self.rounds is not None:
-            fixed["rounds"] = check_int("rounds", self.rounds, 1)
-        fixed["concurrency"] = check_int("concurrency", self.concurrency, 1)
+            fixed["rounds"] = check_count("rounds", self.rounds, 1)
+        fixed["concurrency"] = check_count("concurrency", self.concurrency, 1)
         if self.limit is not None and self.tc is not None:
             raise XiangqiError("give limit or tc, not both")
         as_time_control("limit", self.limit)
         as_time_control("tc", self.tc)
         if self.max_plies is not None:
-            fixed["max_plies"] = check_int("max_plies", self.max_plies, 1)
+            fixed["max_plies"] = check_count("max_plies", self.max_plies, 1)
         draw, resign = rule_fields("draw", self.draw), rule_fields("resign", self.resign)
         if isinstance(self.draw, Mapping):
             fixed["draw"] = draw  # a copy: a later change to the caller's mapping is not ours
@@ -180,12 +184,25 @@ class MatchSettings:
         fixed["sprt"] = sprt
         if not isinstance(self.event, str):
             raise TypeError(f"event is text, got {type(self.event).__name__}")
+        if not isinstance(self.opening_order, str):  # before comparing: any type's == runs
+            raise TypeError(
+                f"opening_order must be 'sequential' or 'random', got {_kind(self.opening_order)}"
+            )
         if self.opening_order not in OPENING_ORDERS:
             raise XiangqiError(
                 f"opening order must be sequential or random, got {show(self.opening_order)}"
             )
-        if self.opening_format is not None and not isinstance(self.opening_format, str):
-            raise TypeError(f"opening_format must be text, got {_kind(self.opening_format)}")
+        if self.opening_format is not None:
+            if not isinstance(self.opening_format, str):
+                raise TypeError(f"opening_format must be text, got {_kind(self.opening_format)}")
+            if self.opening_format not in OPENING_FORMATS:
+                raise XiangqiError(
+                    f"opening_format must be pgn or epd (fen), got {show(self.opening_format)}"
+                )
+        if self.openings is not None and not isinstance(self.openings, (str, os.PathLike)):
+            # Positions, Openings or an OpeningSource: checked as prepare_match takes them
+            # (a file is read there)
+            opening_source(self.openings, self.opening_plies)
         if self.ray is not None:
             if not isinstance(self.ray, str):
                 raise TypeError(
@@ -198,7 +215,7 @@ class MatchSettings:
                     "concurrency is the games at once on this machine; on Ray the cluster's "
                     "CPUs (or ray_resource) bound the games per node"
                 )
-        fixed["ray_retries"] = check_int("ray_retries", self.ray_retries, 0)
+        fixed["ray_retries"] = check_count("ray_retries", self.ray_retries, 0)
         if self.ray_resource is not None:
             if not isinstance(self.ray_resource, str):
                 raise TypeError(
