@@ -402,7 +402,7 @@ class _Parser(argparse.ArgumentParser):
     "xiangqi: error:" line, as they report a bad input."""
 
     def error(self, message: str) -> NoReturn:
-        if self.prog.split()[-1:] in (["match"], ["convert"], ["build"], ["probe"], ["mate"]):
+        if self.prog.rsplit(" ", 1)[-1] in ("match", "convert", "book", "build", "probe", "mate"):
             self.exit(2, f"xiangqi: error: {message}\n")
         super().error(message)
 
@@ -647,9 +647,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args, extra = parser.parse_known_args(argv)
     if extra:  # as parse_args() reports them, but in the subcommand's manner
-        {"match": match, "convert": convert, "book": book}.get(args.command, parser).error(
-            f"unrecognized arguments: {' '.join(extra)}"
-        )
+        {"match": match, "convert": convert, "book": book, "mate": mate}.get(
+            args.command, parser
+        ).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "perft" and not 0 <= args.depth <= MAX_CLI_DEPTH:
         parser.error(f"depth must be in 0..{MAX_CLI_DEPTH}, got {args.depth}")
     if args.command == "match" and args.resume is not None:

@@ -28,6 +28,7 @@ def check_count(name: str, value: object, low: int) -> int:
     at least LOW", "NAME must be at most MAX_COUNT")."""
     return check_int(name, check_int(name, value, low), None, MAX_COUNT)
 
+
 # -- one game ----------------------------------------------------------------------------------
 
 

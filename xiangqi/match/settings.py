@@ -104,10 +104,13 @@ class MatchSettings:
     (XiangqiError) for a bad one, naming the setting (time controls, draw and resign texts
     and each are read; a draw or resign mapping holds only that rule's Adjudication fields).
 
-    Numbers come back as plain ints and floats (a NumPy integer too), rules as a
-    :class:`~xiangqi.Rules` and an sprt text as an :class:`~xiangqi.match.SPRT`; files are
-    not read yet (prepare_match reads them). ``dataclasses.replace(settings, games=10)``
-    makes a changed copy, checked again.
+    A count (games, rounds, concurrency, max_plies, opening_plies, ray_retries, a draw or
+    resign field) is at most MAX_COUNT (2**64 - 1, what the results file's readers hold);
+    openings other than a file are checked as prepare_match takes them, opening_format is
+    "pgn", "epd" or "fen". Numbers come back as plain ints and floats (a NumPy integer
+    too), rules as a :class:`~xiangqi.Rules` and an sprt text as an
+    :class:`~xiangqi.match.SPRT`; files are not read yet (prepare_match reads them).
+    ``dataclasses.replace(settings, games=10)`` makes a changed copy, checked again.
     """
 
     engines: Sequence[EngineSpec | str]

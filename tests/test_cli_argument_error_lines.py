@@ -1,0 +1,38 @@
+"""A bad argument of xiangqi mate and xiangqi book is one "xiangqi: error:" line and exit
+status 2, as match and convert report theirs and as mate reports a bad FEN (mate printed
+argparse's usage and "xiangqi mate: error:"; book with an unknown option likewise).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from xiangqi.__main__ import main
+
+DOCS_MATE = "3k5/8P/9/7R1/9/4H4/9/9/6p2/4KA3 w - - 0 1"  # docs/mates.md: mate in 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["mate", DOCS_MATE, "--hash-mb", "0"], "--hash-mb"),
+        (["mate", DOCS_MATE, "--hash-mb", "lots"], "--hash-mb"),
+        (["mate", DOCS_MATE, "--plies", "100"], "--plies"),
+        (["mate", DOCS_MATE, "--nodes", "0"], "--nodes"),
+        (["mate"], "FEN"),
+        (["mate", DOCS_MATE, "--bogus"], "--bogus"),
+        (["book", "probe", "x.dat", "--bogus"], "--bogus"),
+        (["book"], "book_command"),
+    ],
+)
+def test_a_bad_argument_is_one_error_line(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("xiangqi: error: "), captured.err
+    assert named in lines[0]
