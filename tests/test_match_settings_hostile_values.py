@@ -157,3 +157,30 @@ def test_a_value_whose_repr_raises_is_still_a_type_error_naming_the_setting(name
 def test_a_draw_mapping_value_whose_repr_raises_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="^draw_count must be an int, got _Hostile"):
         MatchSettings(ENGINES, draw={"draw_count": _Hostile()})
+
+
+# -- resume_match's own arguments ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "error", "message"),
+    [
+        ({"ray": 5}, TypeError, "^ray must be a cluster address, 'auto' or 'local', got int$"),
+        ({"ray": b"auto"}, TypeError, "^ray must be a cluster address"),
+        ({"ray": ""}, XiangqiError, "^ray is a cluster address, 'auto' or 'local', got ''$"),
+        ({"concurrency": 10**5000}, ValueError, rf"^concurrency must be at most {WORD}, got "),
+    ],
+)
+def test_resume_arguments_are_refused_as_themselves_not_as_the_results_file(
+    tmp_path: Path, changes: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    # they were checked inside the results file's settings and blamed on the file
+    # ("'out.json', settings: ray must be ...")
+    plan = prepare_match(ENGINES, games=2, limit="depth=1")
+    results = tmp_path / "out.json"
+    results.write_text(json.dumps({"settings": plan.settings(), "games": []}))
+    before = results.read_bytes()
+    with pytest.raises(error, match=message):
+        resume_match(results, **changes)
+    assert results.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]

@@ -13,12 +13,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from .._checks import check_bool, check_int, show
+from .._checks import check_bool, show
 from .._files import PathArg
 from ..engine import Limit
 from ..errors import XiangqiError
 from ._inputs import read_input, sha256
-from .adjudication import Adjudication
+from .adjudication import Adjudication, check_count
 from .openings import (
     DEFAULT_BOOK_PLIES,
     BookOpenings,
@@ -29,7 +29,13 @@ from .openings import (
 from .output import run_to_files
 from .resume import check_records, kept_games, read_results
 from .runner import MatchResult, Runner, run_local
-from .settings import DEFAULT_RAY_RETRIES, MatchSettings, as_time_control, rule_fields
+from .settings import (
+    DEFAULT_RAY_RETRIES,
+    MatchSettings,
+    as_time_control,
+    check_ray,
+    rule_fields,
+)
 from .spec import EngineSpec, with_each
 from .stats import SPRT
 from .timecontrol import DEFAULT_TC, TimeControl
@@ -539,8 +545,10 @@ def resume_match(
     _check_path("pgn_file", pgn_file)
     _check_path("results_file", results_file)
     names = _check_names(names)
-    if concurrency is not None:
-        concurrency = check_int("concurrency", concurrency, 1)
+    if concurrency is not None:  # the arguments' own errors, before the file is read
+        concurrency = check_count("concurrency", concurrency, 1)
+    if ray is not None:
+        check_ray(ray)
     old = read_results(resume)
     plan = MatchPlan.from_settings(old.settings, ray=ray, concurrency=concurrency, file=old.path)
     finished = _paired(check_records(old.records, plan, file=old.path, lines=old.lines))

@@ -55,6 +55,16 @@ def as_time_control(name: str, value: object) -> TimeControl | None:
     raise TypeError(f"{name} must be a TimeControl, Limit or text, got {_kind(value)}")
 
 
+def check_ray(ray: object) -> str:
+    """ray (a Ray cluster's address, "auto" or "local"): TypeError when it is no text,
+    XiangqiError when it is empty."""
+    if not isinstance(ray, str):
+        raise TypeError(f"ray must be a cluster address, 'auto' or 'local', got {_kind(ray)}")
+    if not ray:
+        raise XiangqiError(f"ray is a cluster address, 'auto' or 'local', got {ray!r}")
+    return ray
+
+
 #: The keys draw and resign take as a mapping: Adjudication's fields of that rule.
 _RULE_FIELDS = {
     kind: tuple(f.name for f in dataclasses.fields(Adjudication) if f.name.startswith(kind + "_"))
@@ -207,12 +217,7 @@ class MatchSettings:
             # (a file is read there)
             opening_source(self.openings, self.opening_plies)
         if self.ray is not None:
-            if not isinstance(self.ray, str):
-                raise TypeError(
-                    f"ray must be a cluster address, 'auto' or 'local', got {_kind(self.ray)}"
-                )
-            if not self.ray:
-                raise XiangqiError(f"ray is a cluster address, 'auto' or 'local', got {self.ray!r}")
+            check_ray(self.ray)
             if min(fixed["concurrency"], self.total) != 1:
                 raise XiangqiError(
                     "concurrency is the games at once on this machine; on Ray the cluster's "
