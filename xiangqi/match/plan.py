@@ -539,7 +539,9 @@ def resume_match(
     any file is touched, when resume is not a results file of xiangqi match (naming the
     file and the field), a game record is malformed (naming the file, the line and the
     field; see xiangqi.match.resume), the openings changed, the PGN is not this match's,
-    or an output is refused. names: the two outputs' names in messages.
+    or an output is refused. names: the two outputs' names in messages. A malformed ray or
+    concurrency is refused as itself (TypeError, or a ValueError naming it) before the
+    results file is read.
     """
     _check_outputs(None, None, progress, keep_games)
     _check_path("pgn_file", pgn_file)
