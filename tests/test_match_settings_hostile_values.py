@@ -184,3 +184,16 @@ def test_resume_arguments_are_refused_as_themselves_not_as_the_results_file(
         resume_match(results, **changes)
     assert results.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]
+
+
+# -- a keyword None besides settings -------------------------------------------------------
+
+
+def test_a_keyword_book_none_drops_the_settings_book_with_its_plies() -> None:
+    # was "book_plies needs a book": the plies of the book the keyword removed stayed
+    settings = MatchSettings(ENGINES, book="book.dat", book_plies=3)
+    plan = prepare_match(settings=settings, book=None)
+    assert plan.opening_book is None and plan.inputs() == [FSF, FSF]
+    # book_plies given with it still needs a book
+    with pytest.raises(XiangqiError, match="^book_plies needs a book$"):
+        prepare_match(settings=settings, book=None, book_plies=4)

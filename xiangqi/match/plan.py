@@ -324,6 +324,8 @@ def match_settings(
         if given.get(name) is not None:
             for other in others:
                 given.setdefault(other, None)
+    if "book" in given and given["book"] is None:  # no book: the settings' book_plies goes too
+        given.setdefault("book_plies", None)
     return dataclasses.replace(settings, **given) if given else settings
 
 
