@@ -355,8 +355,9 @@ def prepare_match(
     The settings are :class:`MatchSettings`' fields, given as keywords (as run_match takes
     them) or as settings (the keywords given besides replace its fields; one of an
     either/or pair replaces the other too: ``rounds=1`` drops the settings' games, likewise
-    limit and tc, openings and book). The openings file or book is read (and hashed) here:
-    an OSError naming the setting (openings, book) when it cannot be.
+    limit and tc, openings and book; book=None drops its book_plies too). The openings file
+    or book is read (and hashed) here: an OSError naming the setting (openings, book) when
+    it cannot be.
     """
     # _expect (from_settings): the sha256 the openings file or book must still have; they
     # must then be regular files (a resumed match reads them again).
