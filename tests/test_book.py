@@ -283,6 +283,13 @@ def test_a_text_file_is_no_book(tmp_path: Path) -> None:
         with pytest.raises(BookError, match="not an opening book") as info:
             open_reader(path)
         assert str(path) in str(info.value)
+    # Text whose size is whole 8-byte records: its first record's move, bytes 4-5 ("li",
+    # 0x6C -> 0x69), is off ElephantEye's board (files 3..11 of 16 are on it): no book at
+    # all, rather than a damaged one.
+    whole = tmp_path / "notes.dat"
+    whole.write_bytes(b"# a list of openings, by hand\n".ljust(32, b"."))
+    with pytest.raises(BookError, match="notes.dat' is not an opening book: .*record 0 "):
+        open_reader(whole)
     empty = tmp_path / "empty.dat"
     empty.write_bytes(b"")
     with pytest.raises(BookError, match="empty"):

@@ -278,8 +278,12 @@ class ElephantEyeReader(Reader):
             frm, to = _EE_SQUARE[raw & 255], _EE_SQUARE[raw >> 8]
             if frm < 0 or to < 0 or frm == to:
                 where = "points off the board" if frm < 0 or to < 0 else "does not move"
+                # A bad first record: most likely no book at all (a text file whose size
+                # happens to be whole records), not a damaged one.
+                what = "is not an opening book: not an SQLite book, and as an ElephantEye "
+                what = f" {what}.dat its" if record == 0 else ","
                 raise BookError(
-                    f"{self.path!r}, record {record} (byte {record * _RECORD.size}): move "
+                    f"{self.path!r}{what} record {record} (byte {record * _RECORD.size}): move "
                     f"0x{raw:04X} (from 0x{raw & 255:02X} to 0x{raw >> 8:02X} on the 16x16 "
                     f"board) {where}"
                 )
