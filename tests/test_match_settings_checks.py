@@ -41,9 +41,11 @@ def refused(changes: dict[str, Any], error: type[Exception], message: str) -> No
 @pytest.mark.parametrize("value", [0, -1, np.int64(0)])
 def test_max_plies_below_one_has_the_one_minimum_message(value: Any) -> None:
     shown = int(value)
-    refused({"max_plies": value}, ValueError, rf"^max_plies must be at least 1, got {shown}$")
+    # None, not the command line's 0, is no cap: the message says so
+    message = rf"^max_plies must be at least 1, got {shown} \(None: no cap, as --max-plies 0\)$"
+    refused({"max_plies": value}, ValueError, message)
     # the adjudication rules say it in the same form
-    with pytest.raises(ValueError, match=rf"^max_plies must be at least 1, got {shown}$"):
+    with pytest.raises(ValueError, match=message):
         Adjudication(max_plies=value)
 
 
@@ -229,3 +231,22 @@ def test_a_missing_input_file_names_its_setting(
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith("xiangqi: error: ") and f"({setting})" in err and str(missing) in err
+
+
+# -- engine texts -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("name=x", "engine settings need cmd=PROGRAM"),
+        ("cmd=/bin/engine proto=uccii", "engine proto must be uci or ucci, got 'uccii'"),
+        ("cmd=/bin/engine tc=fast", "time control must be"),
+    ],
+)
+def test_an_engine_text_is_read_when_the_settings_are_made(text: str, why: str) -> None:
+    # The docs: every field is checked when the settings are made (the texts were read only
+    # by prepare_match, whose message named neither the engine nor the setting).
+    expected = f"^engines: engine 2 \\({re.escape(repr(text))}\\): .*{re.escape(why)}"
+    with pytest.raises(XiangqiError, match=expected):
+        MatchSettings([ENGINES[0], text])

@@ -29,6 +29,16 @@ def check_count(name: str, value: object, low: int) -> int:
     return check_int(name, check_int(name, value, low), None, MAX_COUNT)
 
 
+def check_max_plies(value: object) -> int:
+    """A ply cap of at least 1 (None, not 0, is no cap in Python: 0 is only the command
+    line's --max-plies for none)."""
+    number = check_int("max_plies", value, None, MAX_COUNT)  # the type, and at most
+    try:
+        return check_int("max_plies", number, 1)
+    except ValueError as exc:  # the one message form, and how to say no cap
+        raise ValueError(f"{exc} (None: no cap, as --max-plies 0)") from None
+
+
 # -- one game ----------------------------------------------------------------------------------
 
 
@@ -73,9 +83,10 @@ class Adjudication:
                 continue
             if field.name == "resign_two_sided":
                 check_bool(field.name, value)
-            elif value is not None:  # max_plies: a cap of at least 1 ply (None: no cap)
-                low = 1 if field.name == "max_plies" else 0
-                object.__setattr__(self, field.name, check_count(field.name, value, low))
+            elif field.name == "max_plies" and value is not None:
+                object.__setattr__(self, field.name, check_max_plies(value))
+            elif value is not None:
+                object.__setattr__(self, field.name, check_count(field.name, value, 0))
 
     @staticmethod
     def parse_rule(text: str, kind: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from ..engine import Limit
 from ..errors import XiangqiError
 from ..position import Position
 from ..rules import Rules, check_rules
-from .adjudication import DEFAULT_MAX_PLIES, Adjudication, check_count
+from .adjudication import DEFAULT_MAX_PLIES, Adjudication, check_count, check_max_plies
 from .openings import OPENING_ORDERS, Opening, OpeningSource, opening_source
 from .runner import DEFAULT_TIME_MARGIN
 from .spec import EngineSpec, check_each
@@ -163,6 +163,12 @@ class MatchSettings:
                 raise TypeError(f"engines must be EngineSpecs or their texts, got {_kind(engine)}")
         fixed: dict[str, Any] = {"engines": tuple(engines)}
         _check_each(self.each)
+        for n, engine in enumerate(engines, 1):
+            if isinstance(engine, str):  # read as prepare_match reads it, kept as given
+                try:
+                    EngineSpec.parse(engine, self.each)
+                except XiangqiError as exc:
+                    raise XiangqiError(f"engines: engine {n} ({show(engine)}): {exc}") from None
         if self.seed is not None:
             fixed["seed"] = check_int("seed", self.seed, 0, MAX_SEED)
         if self.opening_plies is not None:
@@ -183,7 +189,7 @@ class MatchSettings:
         as_time_control("limit", self.limit)
         as_time_control("tc", self.tc)
         if self.max_plies is not None:
-            fixed["max_plies"] = check_count("max_plies", self.max_plies, 1)
+            fixed["max_plies"] = check_max_plies(self.max_plies)
         draw, resign = rule_fields("draw", self.draw), rule_fields("resign", self.resign)
         if isinstance(self.draw, Mapping):
             fixed["draw"] = draw  # a copy: a later change to the caller's mapping is not ours
