@@ -36,3 +36,25 @@ def test_a_bad_argument_is_one_error_line(
     lines = captured.err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("xiangqi: error: "), captured.err
     assert named in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["mate", DOCS_MATE, "--nodes", "-1"], "argument --nodes: must be at least 1, got '-1'"),
+        (["mate", DOCS_MATE, "--plies=-3"], "argument --plies: must be in 1..99, got '-3'"),
+        (["mate", DOCS_MATE, "--nodes", "1e3"], "argument --nodes: expected a whole number"),
+        (
+            ["match", "--engine", "a", "--engine", "b", "--seed=-1"],
+            "argument --seed: must be at least 0, got '-1'",
+        ),
+    ],
+)
+def test_a_negative_number_is_told_the_options_range(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # -1 is a whole number: the message gives the option's range (it said "expected a
+    # whole number, got '-1'", a newcomer's finding)
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert says in capsys.readouterr().err

@@ -407,10 +407,20 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
-def _count(text: str) -> int:
-    if not text.isascii() or not text.isdigit():
+def _whole(text: str) -> int:
+    """A whole number, written in ASCII digits (a minus sign allowed: the caller's range
+    check then says what the option takes)."""
+    digits = text[1:] if text[:1] == "-" else text
+    if not digits.isascii() or not digits.isdigit():
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
     return int(text)
+
+
+def _count(text: str) -> int:
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {text!r}")
+    return value
 
 
 def _seconds(text: str) -> float:
@@ -424,21 +434,21 @@ def _seconds(text: str) -> float:
 
 
 def _positive(text: str) -> int:
-    value = _count(text)
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
     return value
 
 
 def _hash_mb(text: str) -> int:
-    value = _count(text)
+    value = _whole(text)
     if not 1 <= value <= 65536:
         raise argparse.ArgumentTypeError(f"must be in 1..65536, got {text!r}")
     return value
 
 
 def _mate_plies(text: str) -> int:
-    value = _count(text)
+    value = _whole(text)
     if not 1 <= value <= 99:
         raise argparse.ArgumentTypeError(f"must be in 1..99, got {text!r}")
     return value
