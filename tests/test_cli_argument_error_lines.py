@@ -5,6 +5,10 @@ argparse's usage and "xiangqi mate: error:"; book with an unknown option likewis
 
 from __future__ import annotations
 
+import errno
+import os
+from pathlib import Path
+
 import pytest
 
 from xiangqi.__main__ import main
@@ -58,3 +62,13 @@ def test_a_negative_number_is_told_the_options_range(
     with pytest.raises(SystemExit):
         main(argv)
     assert says in capsys.readouterr().err
+
+
+def test_a_missing_file_is_said_without_pythons_errno_prefix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The line a user reads: the system's words and the file, not "[Errno 2] ..."
+    missing = str(tmp_path / "gone.dat")
+    assert main(["book", "probe", missing]) == 2
+    err = capsys.readouterr().err
+    assert err == f"xiangqi: error: {os.strerror(errno.ENOENT)}: {missing!r}\n", err

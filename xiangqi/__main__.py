@@ -407,6 +407,15 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+def _said(exc: BaseException) -> str:
+    """An error as its line says it: an OSError without Python's "[Errno N] " prefix."""
+    text = str(exc)
+    if isinstance(exc, OSError) and exc.errno is not None:
+        prefix = f"[Errno {exc.errno}] "
+        text = text.removeprefix(prefix)
+    return text
+
+
 def _whole(text: str) -> int:
     """A whole number, written in ASCII digits (a minus sign allowed: the caller's range
     check then says what the option takes)."""
@@ -694,7 +703,7 @@ def main(argv: list[str] | None = None) -> int:
             return _mate(args)
         return _perft(args)
     except errors as exc:
-        print(f"xiangqi: error: {exc}", file=sys.stderr)
+        print(f"xiangqi: error: {_said(exc)}", file=sys.stderr)
         return 2
 
 
