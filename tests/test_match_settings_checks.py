@@ -8,6 +8,7 @@ and no file is read in these tests (prepare_match reads only the named files).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from xiangqi.engine import Limit
 from xiangqi.errors import XiangqiError
 from xiangqi.match import MatchSettings, TimeControl, prepare_match
 from xiangqi.match.adjudication import Adjudication
+from xiangqi.match.plan import match_settings
 
 FSF = "/usr/games/fairy-stockfish"
 ENGINES = [f"cmd={FSF}", f"cmd={FSF}"]  # no tc of their own: the match's applies
@@ -250,3 +252,23 @@ def test_an_engine_text_is_read_when_the_settings_are_made(text: str, why: str) 
     expected = f"^engines: engine 2 \\({re.escape(repr(text))}\\): .*{re.escape(why)}"
     with pytest.raises(XiangqiError, match=expected):
         MatchSettings([ENGINES[0], text])
+
+
+def test_opening_plies_needs_openings_as_book_plies_needs_a_book(tmp_path: Path) -> None:
+    # Was accepted and silently ignored (an empty opening list), while book_plies without a
+    # book was refused: a newcomer's finding.
+    with pytest.raises(XiangqiError, match="^opening_plies needs openings$"):
+        MatchSettings(ENGINES, opening_plies=4)
+    with pytest.raises(XiangqiError, match="^book_plies needs a book$"):
+        MatchSettings(ENGINES, book_plies=4)
+    openings = tmp_path / "o.pgn"
+    openings.write_text("1. h2e2 h9g7 2. h0g2 *\n", encoding="utf-8")
+    settings = MatchSettings(ENGINES, openings=str(openings), opening_plies=2)
+    # openings=None beside settings takes their opening_plies too; a book replaces both
+    assert prepare_match(settings=settings, openings=None).opening_file is None
+    book = tmp_path / "b.xqbook"
+    assert dataclasses.replace(settings, openings=None, opening_plies=None).opening_plies is None
+    with pytest.raises(XiangqiError, match="opening_plies needs openings"):
+        dataclasses.replace(settings, openings=None)
+    chosen = match_settings(None, {}, settings, {"book": str(book)})
+    assert (chosen.openings, chosen.opening_plies, chosen.book) == (None, None, str(book))

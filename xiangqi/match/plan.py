@@ -304,8 +304,8 @@ def match_settings(
     the arguments given besides) or the keywords options; TypeError naming an unknown one.
 
     A setting given besides settings replaces the other of its either/or pair there too
-    (games or rounds, limit or tc, openings or book with its book_plies); two of a pair
-    given together are refused (XiangqiError)."""
+    (games or rounds, limit or tc, openings with opening_plies or book with its book_plies);
+    two of a pair given together are refused (XiangqiError)."""
     given = {name: value for name, value in positional.items() if value is not None}
     if engines is not None:
         given["engines"] = engines
@@ -326,18 +326,20 @@ def match_settings(
                 given.setdefault(other, None)
     if "book" in given and given["book"] is None:  # no book: the settings' book_plies goes too
         given.setdefault("book_plies", None)
+    if "openings" in given and given["openings"] is None:  # and no openings: opening_plies
+        given.setdefault("opening_plies", None)
     return dataclasses.replace(settings, **given) if given else settings
 
 
 #: The settings of an either/or pair: one given besides settings clears these of the others
-#: there (a book's book_plies goes with it).
+#: there (a book's book_plies and the openings' opening_plies go with them).
 _EITHER_OR = {
     "games": ("rounds",),
     "rounds": ("games",),
     "limit": ("tc",),
     "tc": ("limit",),
     "openings": ("book", "book_plies"),
-    "book": ("openings",),
+    "book": ("openings", "opening_plies"),
 }
 
 

@@ -244,6 +244,8 @@ class MatchSettings:
                 raise TypeError(f"book must be a file name, got {_kind(self.book)}")
         elif self.book_plies is not None:
             raise XiangqiError("book_plies needs a book")
+        if self.openings is None and self.opening_plies is not None:
+            raise XiangqiError("opening_plies needs openings")  # as book_plies a book
         for name, value in fixed.items():
             object.__setattr__(self, name, value)
 
