@@ -272,3 +272,10 @@ def test_opening_plies_needs_openings_as_book_plies_needs_a_book(tmp_path: Path)
         dataclasses.replace(settings, openings=None)
     chosen = match_settings(None, {}, settings, {"book": str(book)})
     assert (chosen.openings, chosen.opening_plies, chosen.book) == (None, None, str(book))
+
+
+def test_a_negative_resign_score_is_told_the_score_is_a_threshold() -> None:
+    # "score=-600" is a natural slip (a resign score is negative): the message says N is 0 or
+    # more and what it means (a newcomer's finding: it only listed the words)
+    with pytest.raises(XiangqiError, match=r"0 or more; a side resigns at -score or below\)"):
+        MatchSettings(ENGINES, resign="movecount=3 score=-600")

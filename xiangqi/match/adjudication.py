@@ -103,6 +103,8 @@ class Adjudication:
                 raise XiangqiError(
                     f"--{kind} takes {', '.join(k + '=N' for k in keys)}"
                     + (" and twosided=true|false" if kind == "resign" else "")
+                    + " (N a whole number, 0 or more"
+                    + ("; a side resigns at -score or below)" if kind == "resign" else ")")
                     + f"; got {word!r} in {text!r:.100}"
                 )
             name = {"movenumber": "move", "movecount": "count", "score": "score"}[key]
