@@ -197,3 +197,19 @@ def test_a_keyword_book_none_drops_the_settings_book_with_its_plies() -> None:
     # book_plies given with it still needs a book
     with pytest.raises(XiangqiError, match="^book_plies needs a book$"):
         prepare_match(settings=settings, book=None, book_plies=4)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"ray": "  "}, "^ray is a cluster address, 'auto' or 'local', got '  '$"),
+        ({"ray": "local", "ray_resource": "\t"}, r"^ray_resource is a resource name, got '\\t'$"),
+        ({"ray": "local", "ray_resource": ""}, "^ray_resource is a resource name, got ''$"),
+    ],
+)
+def test_a_ray_address_or_resource_of_only_spaces_is_refused(
+    changes: dict[str, Any], message: str
+) -> None:
+    # Only spaces named no cluster and no resource, yet were accepted (an attacker's finding)
+    with pytest.raises(XiangqiError, match=message):
+        MatchSettings(ENGINES, **changes)

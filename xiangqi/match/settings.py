@@ -55,14 +55,20 @@ def as_time_control(name: str, value: object) -> TimeControl | None:
     raise TypeError(f"{name} must be a TimeControl, Limit or text, got {_kind(value)}")
 
 
+def _check_word(name: str, value: object, what: str) -> str:
+    """value, a name (what it must be): TypeError when it is no text, XiangqiError when it
+    is empty or only spaces."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be {what}, got {_kind(value)}")
+    if not value.strip():
+        raise XiangqiError(f"{name} is {what}, got {value!r}")
+    return value
+
+
 def check_ray(ray: object) -> str:
     """ray (a Ray cluster's address, "auto" or "local"): TypeError when it is no text,
-    XiangqiError when it is empty."""
-    if not isinstance(ray, str):
-        raise TypeError(f"ray must be a cluster address, 'auto' or 'local', got {_kind(ray)}")
-    if not ray:
-        raise XiangqiError(f"ray is a cluster address, 'auto' or 'local', got {ray!r}")
-    return ray
+    XiangqiError when it is empty or only spaces."""
+    return _check_word("ray", ray, "a cluster address, 'auto' or 'local'")
 
 
 #: The keys draw and resign take as a mapping: Adjudication's fields of that rule.
@@ -231,12 +237,7 @@ class MatchSettings:
                 )
         fixed["ray_retries"] = check_count("ray_retries", self.ray_retries, 0)
         if self.ray_resource is not None:
-            if not isinstance(self.ray_resource, str):
-                raise TypeError(
-                    f"ray_resource must be a resource name, got {_kind(self.ray_resource)}"
-                )
-            if not self.ray_resource:
-                raise XiangqiError(f"ray_resource is a resource name, got {self.ray_resource!r}")
+            _check_word("ray_resource", self.ray_resource, "a resource name")
         if self.book is not None:
             if self.openings is not None:
                 raise XiangqiError("give openings or a book, not both")
