@@ -35,6 +35,19 @@ def board_field(letters: Mapping[int, str]) -> str:
     return "/".join(rows)
 
 
+def played(fen: str, moves: str) -> xiangqi.Position:
+    """The position after ICCS moves (space-separated) from fen."""
+    pos = xiangqi.Position(fen)
+    for text in moves.split():
+        pos.push(xiangqi.Move.from_iccs(text))
+    return pos
+
+
+def line_iccs(line: list[xiangqi.Move] | None) -> str | None:
+    """A line of moves as space-separated ICCS (None stays None)."""
+    return None if line is None else " ".join(str(move) for move in line)
+
+
 def make_fen(pieces: dict[str, str], side: str = "w") -> str:
     """FEN of a board given as {"e0": "K", "d9": "k", ...}."""
     letters = {FILES.index(name[0]) + 9 * int(name[1]): letter for name, letter in pieces.items()}

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from conftest import line_iccs, played
 from test_engine_fairy import FAIRY, SKIP_REASON
-from test_mate_repetition import MATE, SHUFFLE, SHUFFLED_FEN, iccs, played, shuffled_games
+from test_mate_repetition import MATE, SHUFFLE, SHUFFLED_FEN, shuffled_games
 
 import xiangqi
 from xiangqi import Move, Position, Termination, _core
@@ -82,7 +83,7 @@ def test_dfpn_gives_the_rules_answer_with_and_without_history(history: str) -> N
 
 def test_dfpn_mates_the_shuffled_game_with_the_rules_line() -> None:
     pos = played(SHUFFLED_FEN, SHUFFLE)
-    assert iccs(moves_of(search(pos, 7, "dfpn")[1])) == MATE
+    assert line_iccs(moves_of(search(pos, 7, "dfpn")[1])) == MATE
 
 
 def shuffled_sample() -> Iterator[Position]:

@@ -12,23 +12,13 @@ from __future__ import annotations
 import threading
 
 import pytest
+from conftest import line_iccs, played
 
 from xiangqi import RED, Move, Position, SearchLimitReached, Termination
 
 MOVE_RULE_FEN = "3k5/8P/9/7R1/9/4H4/9/9/6p2/4KA3 w - - {clock} 80"
 SHUFFLED_FEN = "3k5/9/9/9/3P5/1C7/9/8N/3K5/9 w - - 0 1"
 CHECKING_FEN = "9/5R3/3k1C2R/9/4p4/9/4r1p2/9/4K4/8C w - - 0 1"
-
-
-def played(fen: str, moves: str) -> Position:
-    pos = Position(fen)
-    for text in moves.split():
-        pos.push(Move.from_iccs(text))
-    return pos
-
-
-def iccs(line: list[Move] | None) -> str | None:
-    return None if line is None else " ".join(str(move) for move in line)
 
 
 def mates_within(pos: Position, plies: int) -> bool:
@@ -89,7 +79,7 @@ def test_a_mate_by_the_move_that_reaches_the_limit_is_a_mate() -> None:
     pos = Position(MOVE_RULE_FEN.format(clock=117))
     assert mates_within(pos, 3)
     line = pos.find_mate(5)
-    assert iccs(line) is not None and line is not None and len(line) == 3
+    assert line_iccs(line) is not None and line is not None and len(line) == 3
     for move in line:
         pos.push(move)
     outcome = pos.outcome()
@@ -137,7 +127,7 @@ def test_a_defenders_second_occurrence_check_is_a_defence() -> None:
     pos.pop()
     pos.pop()
     line = pos.find_mate(5)
-    assert line is None or iccs(line[:1]) != "e1f1"
+    assert line is None or line_iccs(line[:1]) != "e1f1"
     assert pos.find_mate(5) == pos.find_mate(5, checks_only=False)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from conftest import line_iccs, played
 from test_engine_fairy import FAIRY, SKIP_REASON
 
 import xiangqi
@@ -24,17 +25,6 @@ from xiangqi.engine import Limit, Mate, SimpleEngine
 SHUFFLED_FEN = "3k5/9/9/9/3P5/1C7/9/8N/3K5/9 w - - 0 1"
 SHUFFLE = "d1e1 d9d8 e1d1 d8d9"
 MATE = "d1e1 d9d8 b4d4"
-
-
-def played(fen: str, moves: str) -> Position:
-    pos = Position(fen)
-    for text in moves.split():
-        pos.push(Move.from_iccs(text))
-    return pos
-
-
-def iccs(line: list[Move] | None) -> str | None:
-    return None if line is None else " ".join(str(move) for move in line)
 
 
 def test_the_rules_rule_the_line_a_checkmate() -> None:
@@ -54,11 +44,11 @@ def test_a_second_occurrence_does_not_end_the_search(plies: int) -> None:
     # Was None ("proven: no mate"): every return to a position of the game's history
     # counted as a draw, so d1e1 (a second occurrence) was never played.
     pos = played(SHUFFLED_FEN, SHUFFLE)
-    assert iccs(pos.find_mate(plies)) == MATE
+    assert line_iccs(pos.find_mate(plies)) == MATE
 
 
 def test_the_same_position_without_history_mates_the_same() -> None:
-    assert iccs(Position(SHUFFLED_FEN).find_mate(3)) == MATE
+    assert line_iccs(Position(SHUFFLED_FEN).find_mate(3)) == MATE
 
 
 def first_moves_that_mate_in_two(pos: Position) -> set[str]:
@@ -122,12 +112,12 @@ def test_find_mates_keeps_each_positions_history() -> None:
     shuffled = played(SHUFFLED_FEN, f"{SHUFFLE} {SHUFFLE}")
     fresh = Position(SHUFFLED_FEN)
     batch = xiangqi.find_mates([shuffled, fresh, SHUFFLED_FEN], 3, threads=2)
-    assert [iccs(answer) for answer in batch] == [  # type: ignore[arg-type]
-        iccs(shuffled.find_mate(3)),
-        iccs(fresh.find_mate(3)),
+    assert [line_iccs(answer) for answer in batch] == [  # type: ignore[arg-type]
+        line_iccs(shuffled.find_mate(3)),
+        line_iccs(fresh.find_mate(3)),
         MATE,
     ]
-    assert iccs(shuffled.find_mate(3)) != MATE  # the history matters here
+    assert line_iccs(shuffled.find_mate(3)) != MATE  # the history matters here
 
 
 MASTER_FEN = "3ak4/5P3/9/3N2N2/9/9/P3p4/5n1n1/9/3AK4 w - - 2 53"
@@ -153,7 +143,7 @@ def test_a_defender_may_check_until_the_third_occurrence() -> None:
     outcome = refuting.outcome()
     assert outcome is not None and outcome.termination is Termination.PERPETUAL_CHECK
     assert outcome.winner is xiangqi.RED
-    assert iccs(Position(MASTER_FEN).find_mate(13)) != MASTER_OLD_LINE
+    assert line_iccs(Position(MASTER_FEN).find_mate(13)) != MASTER_OLD_LINE
 
 
 # -- against the real engine ------------------------------------------------------

@@ -80,6 +80,11 @@ def _check_range(name: str, value: float, low: float | None, high: float | None)
         raise ValueError(f"{name} must be at most {high}, got {show(value)}")
 
 
+def type_name(value: object) -> str:
+    """The name of value's type, as the messages say it ("got int")."""
+    return type(value).__name__
+
+
 def show(value: object) -> str:
     # The value for a message, bounded: a huge int has no repr (Python's 4300-digit limit
     # raises), and a long one would flood the message.

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from .._checks import check_bool, show
+from .._checks import check_bool, show, type_name
 from .._files import PathArg
 from ..engine import Limit
 from ..errors import XiangqiError
@@ -226,10 +226,6 @@ def _changed(
     return digest
 
 
-def _kind(value: object) -> str:
-    return type(value).__name__
-
-
 def _check_outputs(
     pgn_out: object, results_out: object, progress: object, keep_games: object
 ) -> None:
@@ -240,7 +236,7 @@ def _check_outputs(
             callable(getattr(out, "write", None)) and hasattr(out, "flush")
         ):
             raise TypeError(
-                f"{name} must be a text stream (with write and flush), got {_kind(out)}"
+                f"{name} must be a text stream (with write and flush), got {type_name(out)}"
             )
     check_bool("keep_games", keep_games)
 
@@ -255,7 +251,7 @@ def _check_names(names: object) -> tuple[str, str]:
 
 def _check_path(name: str, value: object) -> None:
     if value is not None and not isinstance(value, (str, bytes, os.PathLike)):
-        raise TypeError(f"{name} must be a file path, got {_kind(value)}")
+        raise TypeError(f"{name} must be a file path, got {type_name(value)}")
 
 
 _MISSING = object()
@@ -319,7 +315,7 @@ def match_settings(
             raise TypeError("a match needs its engines (or settings=MatchSettings(...))")
         return MatchSettings(**given)
     if not isinstance(settings, MatchSettings):
-        raise TypeError(f"settings must be a MatchSettings, got {_kind(settings)}")
+        raise TypeError(f"settings must be a MatchSettings, got {type_name(settings)}")
     for name, others in _EITHER_OR.items():
         if given.get(name) is not None:
             for other in others:

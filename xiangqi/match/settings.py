@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._checks import check_bool, check_int, check_real, show
+from .._checks import check_bool, check_int, check_real, show, type_name
 from ..engine import Limit
 from ..errors import XiangqiError
 from ..position import Position
@@ -36,10 +36,6 @@ MAX_SEED = 2**64 - 1
 OPENING_FORMATS = ("pgn", "epd", "fen")
 
 
-def _kind(value: object) -> str:
-    return type(value).__name__
-
-
 def as_time_control(name: str, value: object) -> TimeControl | None:
     """value (a TimeControl, a Limit, its text or None) as a TimeControl; TypeError or
     XiangqiError naming the setting name."""
@@ -52,14 +48,14 @@ def as_time_control(name: str, value: object) -> TimeControl | None:
             return TimeControl.parse(value)
         except XiangqiError as exc:
             raise XiangqiError(f"{name}: {exc}") from None
-    raise TypeError(f"{name} must be a TimeControl, Limit or text, got {_kind(value)}")
+    raise TypeError(f"{name} must be a TimeControl, Limit or text, got {type_name(value)}")
 
 
 def _check_word(name: str, value: object, what: str) -> str:
     """value, a name (what it must be): TypeError when it is no text, XiangqiError when it
     is empty or only spaces."""
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be {what}, got {_kind(value)}")
+        raise TypeError(f"{name} must be {what}, got {type_name(value)}")
     if not value.strip():
         raise XiangqiError(f"{name} is {what}, got {value!r}")
     return value
@@ -89,7 +85,7 @@ def rule_fields(kind: str, value: object) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise TypeError(
             f"{kind} must be text or a mapping of {', '.join(_RULE_FIELDS[kind])}, "
-            f"got {_kind(value)}"
+            f"got {type_name(value)}"
         )
     for key in value:
         if key not in _RULE_FIELDS[kind]:
@@ -161,12 +157,14 @@ class MatchSettings:
         if isinstance(engines, (str, EngineSpec)):
             raise XiangqiError("a match needs exactly two engines, got 1")
         if not isinstance(engines, Sequence):
-            raise TypeError(f"engines must be two EngineSpecs or texts, got {_kind(engines)}")
+            raise TypeError(f"engines must be two EngineSpecs or texts, got {type_name(engines)}")
         if len(engines) != 2:
             raise XiangqiError(f"a match needs exactly two engines, got {len(engines)}")
         for engine in engines:
             if not isinstance(engine, (str, EngineSpec)):
-                raise TypeError(f"engines must be EngineSpecs or their texts, got {_kind(engine)}")
+                raise TypeError(
+                    f"engines must be EngineSpecs or their texts, got {type_name(engine)}"
+                )
         fixed: dict[str, Any] = {"engines": tuple(engines)}
         _check_each(self.each)
         for n, engine in enumerate(engines, 1):
@@ -182,7 +180,8 @@ class MatchSettings:
         if self.book_plies is not None:
             fixed["book_plies"] = check_int("book_plies", self.book_plies, 1, 1000)
         if self.adjudication is not None and not isinstance(self.adjudication, Adjudication):
-            raise TypeError(f"adjudication must be an Adjudication, got {_kind(self.adjudication)}")
+            kind = type_name(self.adjudication)
+            raise TypeError(f"adjudication must be an Adjudication, got {kind}")
         if self.games is not None and self.rounds is not None:
             raise XiangqiError("give games or rounds, not both")
         if self.games is not None:
@@ -211,7 +210,8 @@ class MatchSettings:
             raise TypeError(f"event is text, got {type(self.event).__name__}")
         if not isinstance(self.opening_order, str):  # before comparing: any type's == runs
             raise TypeError(
-                f"opening_order must be 'sequential' or 'random', got {_kind(self.opening_order)}"
+                "opening_order must be 'sequential' or 'random', got "
+                + type_name(self.opening_order)
             )
         if self.opening_order not in OPENING_ORDERS:
             raise XiangqiError(
@@ -219,7 +219,8 @@ class MatchSettings:
             )
         if self.opening_format is not None:
             if not isinstance(self.opening_format, str):
-                raise TypeError(f"opening_format must be text, got {_kind(self.opening_format)}")
+                kind = type_name(self.opening_format)
+                raise TypeError(f"opening_format must be text, got {kind}")
             if self.opening_format not in OPENING_FORMATS:
                 raise XiangqiError(
                     f"opening_format must be pgn or epd (fen), got {show(self.opening_format)}"
@@ -242,7 +243,7 @@ class MatchSettings:
             if self.openings is not None:
                 raise XiangqiError("give openings or a book, not both")
             if not isinstance(self.book, (str, os.PathLike)):
-                raise TypeError(f"book must be a file name, got {_kind(self.book)}")
+                raise TypeError(f"book must be a file name, got {type_name(self.book)}")
         elif self.book_plies is not None:
             raise XiangqiError("book_plies needs a book")
         if self.openings is None and self.opening_plies is not None:
