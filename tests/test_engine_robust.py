@@ -459,6 +459,7 @@ def test_a_burst_of_ctrl_c_during_close_leaves_nothing() -> None:
     its clean-up); ones that land after close() returned are only counted, so the test's
     own bookkeeping cannot be interrupted."""
     engine = SimpleEngine.popen_uci(fake("ignore_quit"), timeout=30)
+    pid = engine.pid
     main = threading.main_thread().ident
     assert main is not None
     landed = {"inside": 0, "outside": 0}
@@ -486,7 +487,11 @@ def test_a_burst_of_ctrl_c_during_close_leaves_nothing() -> None:
         signal.signal(signal.SIGINT, previous)
     # Signals that arrive before Python's handler has run coalesce (they are not queued).
     assert landed["inside"] >= 1 and landed["inside"] + landed["outside"] <= 5
-    assert engine.returncode == -9
+    # Killed (SIGKILL: -9), and gone: no process of that pid remains. asyncio reports 255
+    # when its child watcher finds the process already reaped (seen once in a loaded
+    # parallel run); the process is gone either way, which is what this test is about.
+    assert engine.returncode in (-9, 255)
+    assert pid is not None and not Path(f"/proc/{pid}").exists()
 
 
 if sys.platform != "linux":  # pragma: no cover
