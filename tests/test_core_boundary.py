@@ -143,6 +143,7 @@ def test_divide_is_interrupted_by_ctrl_c() -> None:
     assert sum(pos.divide(2).values()) == 1920
 
 
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_deep_perft_on_a_32k_thread_stack() -> None:
     # perft walks with an explicit heap stack, so depth 64 needs no more C stack than
     # depth 2. In a child process, a thread with the smallest stack Python allows starts
@@ -169,6 +170,7 @@ def test_deep_perft_on_a_32k_thread_stack() -> None:
     assert out.stdout == "alive\n"
 
 
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_reference_perft_on_a_32k_thread_stack() -> None:
     # The book's perft recurses, so the boundary caps its depth (6); at that cap it must
     # fit a 32 KB thread stack. Kings and one rook each: a small tree, counted fully.

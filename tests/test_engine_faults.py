@@ -108,6 +108,7 @@ def test_bad_command_type() -> None:
 
 
 @needs_proc
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_handshake_timeout_kills_a_silent_engine(clean_process: None) -> None:
     with pytest.raises(EngineError, match="timed out .* waiting for uciok"):
         SimpleEngine.popen_uci(fake("silent"), timeout=0.5)
@@ -152,6 +153,7 @@ def test_bad_moves_raise_quoting_the_line(mode: str, message: str) -> None:
 
 
 @needs_proc
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_search_timeout_then_kill(clean_process: None) -> None:
     with SimpleEngine.popen_uci(fake("hang_search"), timeout=0.5) as engine:
         with pytest.raises(EngineError, match="timed out .* waiting for bestmove"):
@@ -159,6 +161,7 @@ def test_search_timeout_then_kill(clean_process: None) -> None:
 
 
 @needs_proc
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_engine_ignoring_quit_is_killed(clean_process: None) -> None:
     engine = SimpleEngine.popen_uci(fake("ignore_quit"), timeout=0.5)
     pid = engine.pid
@@ -275,6 +278,7 @@ def test_async_api(clean_process: None) -> None:
 
 
 @needs_proc
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_analysis_of_an_engine_ignoring_stop_is_bounded(clean_process: None) -> None:
     with SimpleEngine.popen_uci(fake("hang_search"), timeout=0.5) as engine:
         analysis = engine.analysis(Position())

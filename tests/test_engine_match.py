@@ -296,6 +296,7 @@ def test_openings_come_in_pairs_with_colours_reversed_and_the_book_end_marked() 
     ]  # fmt: skip
 
 
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_random_opening_order_is_seeded(tmp_path: Path) -> None:
     epd = tmp_path / "book.epd"
     positions = []
@@ -383,6 +384,7 @@ def test_an_engine_runs_in_its_working_directory(tmp_path: Path) -> None:
     assert (tmp_path / "go.log").read_text(encoding="utf-8").startswith("go depth 1")
 
 
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_draw_and_resign_by_score_and_the_ply_cap() -> None:
     quiet = run_match(
         [scripted("--score", "5"), scripted("--score", "-5")],
@@ -453,6 +455,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_ctrl_c_stops_every_game_closes_every_engine_and_keeps_finished_games(
     tmp_path: Path,
 ) -> None:

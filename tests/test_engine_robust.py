@@ -230,6 +230,7 @@ def test_analysis_with_an_empty_limit_searches_until_stopped(
 
 @needs_proc
 @pytest.mark.usefixtures("clean_process")
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_timeout_none_neither_raises_nor_leaks() -> None:
     with SimpleEngine.popen_uci(fake("ok"), timeout=None) as engine:
         assert engine.play(Position(), Limit(depth=1)).move == Move.from_iccs("h2e2")
@@ -277,6 +278,7 @@ def test_output_while_idle_is_dropped_and_timeouts_hold(caplog: pytest.LogCaptur
 
 @needs_proc
 @pytest.mark.usefixtures("clean_process")
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_flood_during_a_search_is_bounded_and_its_timeout_kept() -> None:
     with SimpleEngine.popen_uci(fake("flood_search"), timeout=2) as engine:
         with pytest.raises(EngineError, match="timed out while waiting for bestmove"):
@@ -399,6 +401,7 @@ def test_ctrl_c_during_play_leaves_the_engine_usable() -> None:
 
 @needs_proc
 @pytest.mark.usefixtures("clean_process")
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_interrupt_main_during_play_is_noticed() -> None:
     """_thread.interrupt_main() only sets Python's flag (no signal wakes a blocked wait); the
     client waits in short slices, so it is noticed and handled like a real Ctrl-C."""
@@ -416,6 +419,7 @@ def test_interrupt_main_during_play_is_noticed() -> None:
 
 @needs_proc
 @pytest.mark.usefixtures("clean_process")
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_ctrl_c_during_play_with_an_engine_ignoring_stop() -> None:
     with SimpleEngine.popen_uci(fake("hang_search"), timeout=0.5) as engine:
         with pytest.raises(KeyboardInterrupt), sigint_after(0.3):

@@ -309,6 +309,7 @@ def _wait_for_engines(proc: subprocess.Popen[bytes]) -> list[int]:
     return pids
 
 
+@pytest.mark.slow  # waits on timeouts or a deep count: the slow run (CI)
 def test_ctrl_c_from_the_terminal_is_the_users_interrupt(tmp_path: Path) -> None:
     """SIGINT to the match's whole process group (what a terminal's Ctrl-C sends): the match
     stops with 130 and writes what it has; the engines, in groups of their own, did not get
