@@ -276,7 +276,7 @@ def test_even_lengths_search_the_odd_length_below() -> None:
 
 
 def test_node_limit_gives_a_distinct_answer() -> None:
-    hard = next(c for c in CASES if c["id"] == "xq_shi_qing_ya_qu_152")
+    hard = next(c for c in CASES if c["id"] == "xq_shi_qing_ya_qu_402")
     pos = position_of(hard["fen"])
     with pytest.raises(SearchLimitReached) as caught:
         pos.find_mate(11, node_limit=1000)

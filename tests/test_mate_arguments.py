@@ -106,24 +106,28 @@ def run_capped(code: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
-def test_tables_too_large_for_the_machine_name_hash_mb() -> None:
-    # hash_mb within 1..65536 may still be more memory than the process may have: a
-    # MemoryError that names hash_mb and what to do, not an empty one (an attacker's
-    # finding). A child whose address space is capped at 1.5 GB asks for 8 GB of tables.
+def test_tables_larger_than_the_machine_can_give_still_answer() -> None:
+    # hash_mb within 1..65536 may be more memory than the process may have. The tables
+    # start small and grow with the search, so a search that needs little answers (an
+    # attacker's finding, first answered by a MemoryError naming hash_mb). A child whose
+    # address space is capped at 1.5 GB asks for 8 GB of tables: the docs' 11-ply mate
+    # (docs/mates.md: 11 plies, first move g8f8), ending in checkmate.
     code = (
         "from xiangqi import Position\n"
         "pos = Position('5k3/4a1P2/3ab4/3N5/2b6/6R2/9/9/2r2p3/3AKAB1c w - - 0 1')\n"
-        "try:\n"
-        "    pos.find_mate(11, hash_mb=8192, node_limit=2**40)\n"
-        "except MemoryError as error:\n"
-        "    print(error)\n"
+        "line = pos.find_mate(11, hash_mb=8192, node_limit=2**40)\n"
+        "print(len(line), line[0])\n"
         "print(pos.fen())\n"
+        "for move in line:\n"
+        "    pos.push(move)\n"
+        "print(pos.is_checkmate())\n"
     )
     done = run_capped(code)
     assert done.returncode == 0, done.stderr
-    message, fen = done.stdout.splitlines()
-    assert "hash_mb=8192" in message and "smaller hash_mb" in message
+    answer, fen, mated = done.stdout.splitlines()
+    assert answer == "11 g8f8"
     assert fen == "5k3/4a1P2/3ab4/3N5/2b6/6R2/9/9/2r2p3/3AKAB1c w - - 0 1"
+    assert mated == "True"
 
 
 # -- xiangqi mate --hash-mb ----------------------------------------------------------------
@@ -153,7 +157,7 @@ def test_the_command_line_searches_with_the_tables_it_is_given(
     assert capsys.readouterr().out.startswith("mate in 2 (3 plies, ")
 
 
-def test_the_command_line_names_hash_mb_when_the_tables_do_not_fit() -> None:
+def test_the_command_line_answers_when_the_tables_asked_for_do_not_fit() -> None:
     code = (
         "import sys\n"
         "from xiangqi.__main__ import main\n"
@@ -161,6 +165,5 @@ def test_the_command_line_names_hash_mb_when_the_tables_do_not_fit() -> None:
     )
     fen = "5k3/4a1P2/3ab4/3N5/2b6/6R2/9/9/2r2p3/3AKAB1c w - - 0 1"
     done = run_capped(code, fen)
-    assert done.returncode == 2, done.stderr
-    assert done.stderr.startswith("xiangqi: error: ") and done.stderr.count("\n") == 1
-    assert "--hash-mb=8192" in done.stderr and "smaller --hash-mb" in done.stderr
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("mate in 6 (11 plies, ")

@@ -31,6 +31,7 @@
 #                       threat, chase, idle), the verdict, cxa_outcome_code
 #   core/mate.pxd       the forced-mate search (iterative deepening, transposition
 #                       table) on movegen's generator and check test; boundary _mate.pxi
+#   core/dfpn.pxd       the proof-number mate search (df-pn) over mate.pxd's game
 #   core/rl.pxd         the RL action space, observation planes, legal-action masks and
 #                       the vectorised environment's game-end judge; boundary _rl.pxi
 #   core/api.pxd        the public Cython API for compiled engines (xq_* names, nogil,

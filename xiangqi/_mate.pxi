@@ -6,10 +6,13 @@
 
 from libc.stdlib cimport calloc
 
+from xiangqi.core.dfpn cimport dfpn_mate_search
 from xiangqi.core.mate cimport (
     DfpnEntry, FAIL, MATE_MAX_PLIES, MateFrame, MateSearch, STOP, STOP_ASKED, STOP_LIMIT,
-    TTEntry, WIN, dfpn_mate_search, mate_search,
+    TTEntry, WIN, mate_search,
 )
+from xiangqi.core.judge cimport has_legal_move
+from xiangqi.core.movegen cimport move_checks
 
 cdef enum:
     MATE_TABLE_MIN_BITS = 12    # the smallest table (a small node limit needs no more)
@@ -57,6 +60,8 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     threading.Event, asked every few thousand nodes): status -1 as at node_limit.
     hash_mb (1..65536) bounds the tables in megabytes: a quarter for what is proven
     (16-byte entries), the rest for df-pn's open numbers (16-byte entries; df-pn only).
+    They start at 4,096 entries each and double as the search visits more positions,
+    up to that bound or until the machine cannot give more.
     method: "dfpn" (a df-pn proof, then the df-pn disproof of a shorter mate), "id"
     (iterative deepening, full width) or "auto" (id up to 9 plies, df-pn from 11).
     """
@@ -93,11 +98,17 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         s.stop_ctx = <void*>stop    # stop, an argument, outlives the search
     s.next_poll = 1 << 15
     s.checks_only = checks_only
-    s.mask = (1ULL << bits) - 1
-    s.table = <TTEntry*>calloc(1ULL << bits, sizeof(TTEntry))
+    s.exact_checks = in_check(&s.b, s.b.side ^ 1)
+    # The tables start at 2**MATE_TABLE_MIN_BITS entries (or their bound, if smaller)
+    # and double as the search grows (core/mate.pxd's grow_tables).
+    s.max_mask = (1ULL << bits) - 1
+    s.mask = (1ULL << min(bits, MATE_TABLE_MIN_BITS)) - 1
+    s.table = <TTEntry*>calloc(s.mask + 1, sizeof(TTEntry))
     if use_dfpn:
-        s.dmask = (1ULL << dbits) - 1
-        s.dtable = <DfpnEntry*>calloc(1ULL << dbits, sizeof(DfpnEntry))
+        s.max_dmask = (1ULL << dbits) - 1
+        s.dmask = (1ULL << min(dbits, MATE_TABLE_MIN_BITS)) - 1
+        s.dtable = <DfpnEntry*>calloc(s.dmask + 1, sizeof(DfpnEntry))
+    s.grow_at = 2 * <long long>(s.mask + 1)
     # The game's history since the last capture (and null move) is part of the line: a
     # position repeated from it is judged as one repeated within the search.
     root = <int>min(<long long>n, view[n].clock, <long long>MATE_HISTORY)
@@ -110,9 +121,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     s.move_limit = MATE_MOVE_LIMIT
     try:
         if s.table == NULL or (use_dfpn and s.dtable == NULL):
-            raise MemoryError(
-                f"find_mate could not allocate its tables: hash_mb={megabytes} MB; "
-                "give a smaller hash_mb")
+            raise MemoryError("find_mate could not allocate its tables (their first 64 KB)")
         if s.frames == NULL or s.keys == NULL or s.checked == NULL or s.clocks == NULL:
             raise MemoryError("find_mate could not allocate its line")
         for i in range(root + 1):
@@ -142,3 +151,23 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     if status == STOP:
         return -1, None, s.nodes, proven
     raise RuntimeError("mate search lost its line (a bug: please report it)")
+
+
+def _move_check_flags(Board board not None):
+    """For the tests: for each legal move's public code (from_square * 90 + to_square),
+    what the mate search's own tests say after it: (move_checks: does it give check?,
+    has_legal_move: has the other side a legal reply?), as a dict. Board.gives_check
+    and the legal move count are their second algorithms."""
+    cdef int moves[MAX_MOVES]
+    cdef int n, i, mv, cap
+    cdef bint checks, replies
+    cdef dict out = {}
+    n = generate_legal_moves(&board.st, moves)
+    for i in range(n):
+        mv = moves[i]
+        cap = make_move(&board.st, mv)
+        checks = move_checks(&board.st, mv & 255, mv >> 8)
+        replies = has_legal_move(&board.st, checks)
+        unmake_move(&board.st, mv, cap)
+        out[public_code(mv)] = (bool(checks), bool(replies))
+    return out

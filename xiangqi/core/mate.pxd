@@ -9,19 +9,18 @@
 #   occurrences(s, ply, key, &last, &first)   how often key stands already on the line
 #   perpetual_check(s, first, last)   does that span make the defender check forever?
 #   judge_return(s, ply, key)     what the repetition rules let the move to ply do
+#   gives_check(s, mv)            after mv: is the side to move in check?
+#   grown_table, grown_dtable     a table doubled, its entries moved
+#   grow_tables(s)                double the tables (up to hash_mb) as the search grows
 #   tick(s)                       count a node; stop at the node limit, on a signal or
 #                                 when poll_stop says so
 #   solve(s, ply, d)              attacker's node (even distance from the root): can it
 #                                 mate within d plies? defender's node (odd distance): is
 #                                 it mated within d plies?
-#   exact_attack(s, ply, d, &mv)  the shortest mate within d from an attacker's node
+#   play_on_line(s, ply, mv)      make mv, recording the line's next key, check, clock
 #   mate_line(s, found, line, &length)   the line of a mate proven to take found plies
 #   mate_search(s, max_plies, line, &length, &proven)   iterative deepening, then the line
-#   child_numbers(s, f, k, d)     df-pn: what the tables know of a child
-#   mid(s, ply, d, thpn, thdn, ...)   df-pn: one node, searched until a threshold
-#   dfpn(s, ply, d, &length)      df-pn: a node proven or disproven (infinite thresholds)
-#   dfpn_mate_search(s, max_plies, line, &length, &proven)   df-pn proof, df-pn disproof
-#                                 of a shorter mate, then the line
+# (The proof-number search, from 11 plies on, is the next room: core/dfpn.pxd.)
 #
 # The game searched: the attacker moves on odd plies (1, 3, ...), the defender on even
 # ones; a side with no legal move has lost (in check or not: 将死 and 困毙 alike), so
@@ -78,8 +77,9 @@
 # positions already stands twice, where a third occurrence would end the game: the
 # table does not count occurrences.)
 
-# Transposition table: a fixed power-of-two array of TTEntry owned by one search (the
-# boundary allocates and frees it), index = key & mask, one entry per slot, a new key
+# Transposition table: a power-of-two array of TTEntry owned by one search (the
+# boundary allocates it small and frees it; grow_tables doubles it as the search
+# grows, up to hash_mb), index = key & mask, one entry per slot, a new key
 # replaces the old. An entry holds what is proven about one position (Zobrist key,
 # side to move included): "mated within `mate` plies" and "not mated within `nomate`
 # plies" (0 = nothing proven), and the move that proved it (the attacker's mating move,
@@ -98,8 +98,12 @@
 # d (plies still allowed), ply (distance from the root).
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
 
-from xiangqi.core.movegen cimport count_legal_moves, generate_legal_moves, in_check
+from xiangqi.core.movegen cimport (
+    count_legal_moves, generate_legal_moves, in_check, move_checks,
+)
+from xiangqi.core.judge cimport has_legal_move
 from xiangqi.core.perft cimport SIGNAL_EVERY, poll_signals
 from xiangqi.core.material cimport CHECKS_COUNTED
 from xiangqi.core.state cimport BoardState, MAX_MOVES, make_move, unmake_move
@@ -167,8 +171,11 @@ cdef struct MateSearch:
     BoardState b            # the position being searched (a copy)
     TTEntry* table          # transposition table, mask + 1 entries
     uint64_t mask
-    DfpnEntry* dtable       # df-pn's open numbers, dmask + 1 entries
+    DfpnEntry* dtable       # df-pn's open numbers, dmask + 1 entries (NULL: no df-pn)
     uint64_t dmask
+    uint64_t max_mask       # the largest mask each table may grow to (hash_mb's bound)
+    uint64_t max_dmask
+    long long grow_at       # nodes at which grow_tables next doubles them
     MateFrame* frames       # frames[ply], ply root..root + MATE_MAX_PLIES + 1
     uint64_t* keys          # keys[ply]: Zobrist key of the line's position at ply
     unsigned char* checked  # checked[ply]: did the move to ply give check?
@@ -183,6 +190,7 @@ cdef struct MateSearch:
     void* stop_ctx          # its argument (NULL poll_stop: never asked)
     bint checks_only        # the attacker plays only checks
     int stop                # 0, STOP_LIMIT or STOP_SIGNAL
+    bint exact_checks       # the root's side not to move is in check: gives_check asks in_check
 
 cdef inline TTEntry* tt_entry(MateSearch* s, uint64_t key) noexcept nogil:
     cdef TTEntry* e = &s.table[key & s.mask]
@@ -282,9 +290,69 @@ cdef inline bint move_rule_at(const MateSearch* s, int ply) noexcept nogil:
             clock -= 2 * (checks[mover] - CHECKS_COUNTED)
     return clock >= s.move_limit
 
+cdef inline bint gives_check(MateSearch* s, int mv) noexcept nogil:
+    # After mv (made): is the side to move in check? move_checks, which needs the side to
+    # move not in check before the move: true after every legal move, and at the root
+    # unless the side not to move stood in check there (s.exact_checks: in_check then).
+    if s.exact_checks:
+        return in_check(&s.b, s.b.side)
+    return move_checks(&s.b, mv & 255, mv >> 8)
+
+cdef inline TTEntry* grown_table(TTEntry* old, uint64_t mask) noexcept nogil:
+    # A table twice the size of old (mask + 1 entries) holding old's entries, or NULL
+    # when the memory is not there. No two old entries meet in one new slot: an entry at
+    # i moves to i or i + mask + 1, as one more bit of its key says.
+    cdef TTEntry* new = <TTEntry*>calloc(2 * (mask + 1), sizeof(TTEntry))
+    cdef uint64_t i
+    if new != NULL:
+        for i in range(mask + 1):
+            if old[i].mate or old[i].nomate:
+                new[old[i].key & (2 * mask + 1)] = old[i]
+    return new
+
+cdef inline DfpnEntry* grown_dtable(DfpnEntry* old, uint64_t mask) noexcept nogil:
+    # grown_table for df-pn's numbers (an entry in use has a number above 0).
+    cdef DfpnEntry* new = <DfpnEntry*>calloc(2 * (mask + 1), sizeof(DfpnEntry))
+    cdef uint64_t i
+    if new != NULL:
+        for i in range(mask + 1):
+            if old[i].pn or old[i].dn:
+                new[old[i].key & (2 * mask + 1)] = old[i]
+    return new
+
+cdef inline void grow_tables(MateSearch* s) noexcept nogil:
+    # The tables start small (a short search touches little memory) and double each
+    # time the nodes visited reach twice their entries, up to hash_mb's bound; a
+    # doubling the machine cannot give ends the growth (a smaller table costs time,
+    # never correctness). Called by tick, between moves: no entry pointer is held.
+    cdef TTEntry* t
+    cdef DfpnEntry* dt
+    if s.mask < s.max_mask:
+        t = grown_table(s.table, s.mask)
+        if t == NULL:
+            s.max_mask = s.mask
+        else:
+            free(s.table)
+            s.table = t
+            s.mask = 2 * s.mask + 1
+    if s.dtable != NULL and s.dmask < s.max_dmask:
+        dt = grown_dtable(s.dtable, s.dmask)
+        if dt == NULL:
+            s.max_dmask = s.dmask
+        else:
+            free(s.dtable)
+            s.dtable = dt
+            s.dmask = 2 * s.dmask + 1
+    if s.mask < s.max_mask or (s.dtable != NULL and s.dmask < s.max_dmask):
+        s.grow_at = 2 * <long long>(s.mask if s.mask > s.dmask else s.dmask)
+    else:
+        s.grow_at = 1LL << 62
+
 cdef inline bint tick(MateSearch* s) noexcept nogil:
     # Count one node; true when the search must stop.
     s.nodes += 1
+    if s.nodes >= s.grow_at:
+        grow_tables(s)
     if s.nodes >= s.limit:
         s.stop = STOP_LIMIT
         return 1
@@ -352,8 +420,14 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
             if tick(s):
                 unmake_move(b, mv, cap)
                 return STOP
-            checks = in_check(b, b.side)
-            if checks or (d == 1 and not s.checks_only):
+            checks = gives_check(s, mv)
+            if d == 1:
+                if (checks or not s.checks_only) and not has_legal_move(b, checks):
+                    unmake_move(b, mv, cap)     # mate (or no move at all): the shortest win
+                    tt_store(s, key, 1, 0, mv)
+                    f.best = mv
+                    return WIN
+            elif checks:
                 replies = count_legal_moves(b)
                 if replies == 0:        # mate (or no move at all): the shortest win
                     unmake_move(b, mv, cap)
@@ -382,12 +456,12 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
         for i in range(f.n):
             mv = f.moves[i]
             cap = make_move(b, mv)
-            checks = in_check(b, b.side)
+            checks = gives_check(s, mv)
             f.check[i] = checks
             if mv == hint:
                 f.score[i] = FIRST
             elif checks:
-                f.score[i] = CHECK + MATE_VALUE[PIECE_TYPE[cap]] if cap else CHECK
+                f.score[i] = CHECK - count_legal_moves(b)
             elif cap:
                 f.score[i] = CAPTURE + MATE_VALUE[PIECE_TYPE[cap]]
             else:
@@ -455,353 +529,46 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
         tt_store(s, key, 0, d, 0)
     return FAIL
 
-cdef inline int exact_attack(MateSearch* s, int ply, int d, int* mv) noexcept nogil:
-    # The attacker's shortest mate from ply, known to be within d: its length (odd),
-    # with the mating line's first move in mv; 0 if none was found (cannot happen on
-    # a line of exact distances, see the header), STOP if the search was stopped.
-    cdef int dd = 1, r
-    while dd <= d:
-        r = solve(s, ply, dd)
-        if r == STOP:
-            return STOP
-        if r == WIN or r == WIN_PATH:
-            mv[0] = s.frames[ply].best
-            return dd
-        dd += 2
-    return 0
-
-# -- df-pn: the proof-number search (Nagai 2002) -------------------------------------
-#
-# mid(s, ply, d, thpn, thdn) searches the node "can the attacker mate within d plies"
-# (the same question as solve) depth first, always into the most proving child: at
-# the attacker's node (OR) the child of least proof number, at the defender's (AND)
-# the child of least disproof number, until the node's numbers reach the thresholds
-# (then it returns them open) or it is proven (pn 0) or disproven (dn 0). The child's
-# thresholds use the 1 + epsilon trick (Pawlewicz and Lew; KomoringHeights): a
-# child runs until its number passes the second best's by a quarter, so the search
-# does not bounce between two near-equal children. The depth d is part of the node,
-# so the graph has no cycles and every proof is a proof within d plies.
-#
-# Numbers live in the frame of the node's ply while it is searched (its children's
-# pn, dn, mate length and path flag), so a final value that depends on the line
-# (judge_return's REPEAT, SKIP or ESCAPE, or an escape by a check, exactly as solve
-# marks it) stays on the line and never enters a table. Final values that do not
-# depend on it go to the table solve uses (TTEntry: "mated within mate plies", "not
-# mated within nomate plies": usable at other depths too); open numbers go to the
-# df-pn table (DfpnEntry, keyed by the position and d), which only steers the search.
-#
-# The initial numbers of a child: the attacker's move gets pn = the defender's reply
-# count (a check with few replies first), dn = 1; the defender's reply pn = dn = 1.
-
-cdef enum:
-    PN_INF = 0x3FFFFFFF     # a final number (pn of a disproven node, dn of a proven one)
-    OPEN = 4                # mid's result: neither proven nor disproven yet
-    DFPN_LEAF = 3           # mid hands a node of at most this many plies to solve
-
-cdef inline uint64_t depth_salt(int d) noexcept nogil:
-    return <uint64_t>(d + 1) * 0x9E3779B97F4A7C15ULL
-
-cdef inline unsigned int add_numbers(unsigned int a, unsigned int b) noexcept nogil:
-    # a + b for a sum of open numbers: capped below PN_INF (PN_INF means final).
-    cdef unsigned long long t = <unsigned long long>a + b
-    return <unsigned int>(t if t < PN_INF - 1 else PN_INF - 1)
-
-cdef inline void child_numbers(MateSearch* s, MateFrame* f, int k, int d,
-                               bint bound) noexcept nogil:
-    # What the tables know of child k (its key in f.child[k]) searched within d plies:
-    # proven, disproven, or open numbers; leaves f's guesses when they know nothing.
-    cdef uint64_t key = f.child[k]
-    cdef TTEntry* e = tt_entry(s, key)
-    cdef DfpnEntry* de
-    if e != NULL:
-        if e.mate and e.mate <= d and not bound:
-            f.pn[k] = 0
-            f.dn[k] = PN_INF
-            f.length[k] = e.mate
-            return
-        if e.nomate >= d:
-            f.pn[k] = PN_INF
-            f.dn[k] = 0
-            return
-    key ^= depth_salt(d)
-    de = &s.dtable[key & s.dmask]
-    if de.key == key:
-        f.pn[k] = de.pn if de.pn else 1
-        f.dn[k] = de.dn if de.dn else 1
-
-cdef inline unsigned int threshold_next(unsigned int second, unsigned int limit) noexcept nogil:
-    # The 1 + epsilon threshold: a quarter above the second best, at most limit.
-    cdef unsigned long long t = <unsigned long long>second + second // 4 + 1
-    return <unsigned int>(t if t < limit else limit)
-
-cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned int thdn,
-                    unsigned int* out_pn, unsigned int* out_dn, int* out_length) noexcept nogil:
-    # One df-pn node at ply (the attacker's at even distance from the root), d plies
-    # allowed. Returns WIN or WIN_PATH (out_length: the proof's mate length), FAIL or
-    # FAIL_PATH, OPEN (out_pn, out_dn: the numbers that passed a threshold) or STOP.
-    cdef BoardState* b = &s.b
-    cdef MateFrame* f = &s.frames[ply]
-    cdef uint64_t key = s.keys[ply], child
-    cdef TTEntry* e
-    cdef DfpnEntry* de
-    cdef int hint = 0, i, k, kept = 0, mv, cap, pc, replies, verdict, best, r, length
-    cdef int child_length
-    cdef unsigned int pn, dn, second, cpn, cdn, cthpn, cthdn
-    cdef bint checks, path = 0, skipped = 0, attacker = not ((ply - s.root) & 1)
-    cdef bint bound = s.clocks[ply] + d >= s.move_limit    # as in solve
-    out_length[0] = 0
-    if d <= DFPN_LEAF:
-        # Near the leaves the full-width search is cheaper than the numbers' upkeep.
-        r = solve(s, ply, d)
-        if r == WIN or r == WIN_PATH:
-            out_pn[0] = 0
-            out_dn[0] = PN_INF
-            e = tt_entry(s, key)
-            out_length[0] = e.mate if e != NULL and e.mate and e.mate <= d else d
-        elif r != STOP:
-            out_pn[0] = PN_INF
-            out_dn[0] = 0
-        return r
-    f.n = generate_legal_moves(b, f.moves)
-    if not attacker:
-        if f.n == 0:
-            out_pn[0] = 0
-            out_dn[0] = PN_INF
-            return WIN                  # no legal move: the defender has lost
-        if d == 0:
-            out_pn[0] = PN_INF
-            out_dn[0] = 0
-            return FAIL
-    if bound and move_rule_at(s, ply):
-        out_pn[0] = PN_INF              # the move rule: a draw
-        out_dn[0] = 0
-        return FAIL
-    e = tt_entry(s, key)
-    if e != NULL:
-        if e.mate and e.mate <= d and not bound:
-            f.best = e.move
-            out_pn[0] = 0
-            out_dn[0] = PN_INF
-            out_length[0] = e.mate
-            return WIN
-        if e.nomate >= d:
-            out_pn[0] = PN_INF
-            out_dn[0] = 0
-            return FAIL
-        hint = e.move
-    for i in range(f.n):
-        mv = f.moves[i]
-        pc = b.squares[mv & 255]
-        cap = make_move(b, mv)
-        if tick(s):
-            unmake_move(b, mv, cap)
-            return STOP
-        checks = in_check(b, b.side)
-        replies = 1
-        if attacker:
-            if checks or not s.checks_only:
-                replies = count_legal_moves(b)
-                if replies == 0:
-                    unmake_move(b, mv, cap)     # mate (or no move at all) in one
-                    tt_store(s, key, 1, 0, mv)
-                    f.best = mv
-                    out_pn[0] = 0
-                    out_dn[0] = PN_INF
-                    out_length[0] = 1
-                    return WIN
-            if d == 1 or (s.checks_only and not checks):
-                unmake_move(b, mv, cap)
-                continue
-        child = key_after_move(key, pc, mv & 255, mv >> 8, cap)
-        s.checked[ply + 1] = checks
-        verdict = judge_return(s, ply + 1, child)
-        unmake_move(b, mv, cap)
-        if verdict == SKIP:
-            skipped = 1                 # not played here: the result is the line's
-            continue
-        if verdict == ESCAPE:           # the defender ends the game by the rules
-            out_pn[0] = PN_INF
-            out_dn[0] = 0
-            return FAIL_PATH
-        f.moves[kept] = mv
-        f.check[kept] = checks
-        f.child[kept] = child
-        f.path[kept] = verdict == REPEAT
-        f.length[kept] = 0
-        if mv == hint:
-            f.score[kept] = FIRST
-        elif checks:
-            f.score[kept] = CHECK - replies if attacker else CHECK + (
-                MATE_VALUE[PIECE_TYPE[cap]] if cap else 0)
-        elif cap:
-            f.score[kept] = CAPTURE + MATE_VALUE[PIECE_TYPE[cap]]
-        else:
-            f.score[kept] = 0
-        f.pn[kept] = <unsigned int>replies if attacker else 1
-        f.dn[kept] = 1
-        child_numbers(s, f, kept, d - 1, bound)
-        kept += 1
-    f.n = kept
-    if kept == 0:
-        # The attacker: no mate in one at d == 1, or no move (lost), or none allowed;
-        # the defender: every move a forbidden perpetual check (lost by rule, not mated).
-        out_pn[0] = PN_INF
-        out_dn[0] = 0
-        if skipped or not attacker:
-            return FAIL_PATH
-        if not bound:
-            tt_store(s, key, 0, d, 0)
-        return FAIL
-    while True:
-        best = 0
-        length = 0
-        if attacker:                    # OR: pn the least, dn the sum
-            pn = PN_INF
-            dn = 0
-            second = PN_INF
-            for k in range(kept):
-                if f.pn[k] < pn or (f.pn[k] == pn and (
-                        (pn == 0 and f.length[k] < f.length[best])
-                        or (pn != 0 and f.score[k] > f.score[best]))):
-                    second = pn
-                    pn = f.pn[k]
-                    best = k
-                elif f.pn[k] < second:
-                    second = f.pn[k]
-                dn = add_numbers(dn, f.dn[k])
-            if pn == 0:
-                length = f.length[best] + 1
-                path = f.path[best]
-                dn = PN_INF
-            elif dn == 0:
-                path = skipped
-                for k in range(kept):
-                    path = path or f.path[k]
-                pn = PN_INF
-        else:                           # AND: dn the least, pn the sum
-            dn = PN_INF
-            pn = 0
-            second = PN_INF
-            for k in range(kept):
-                # Among disproven replies, prefer one that holds on every line.
-                if f.dn[k] < dn or (f.dn[k] == dn and (
-                        (dn == 0 and (f.path[best] or f.check[best])
-                         and not (f.path[k] or f.check[k]))
-                        or (dn != 0 and f.score[k] > f.score[best]))):
-                    second = dn
-                    dn = f.dn[k]
-                    best = k
-                elif f.dn[k] < second:
-                    second = f.dn[k]
-                pn = add_numbers(pn, f.pn[k])
-                if f.length[k] > length:
-                    length = f.length[k]
-            if dn == 0:
-                path = f.path[best] or f.check[best]   # an escape by a check: this line's
-                pn = PN_INF
-            elif pn == 0:
-                length += 1
-                path = skipped          # a forbidden perpetual check was not played
-                for k in range(kept):
-                    path = path or f.path[k]
-                dn = PN_INF
-        if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
-            break
-        if attacker:
-            cthpn = threshold_next(second, thpn)
-            cthdn = thdn - dn + f.dn[best]
-        else:
-            cthdn = threshold_next(second, thdn)
-            cthpn = thpn - pn + f.pn[best]
-        if cthpn > PN_INF:
-            cthpn = PN_INF
-        if cthdn > PN_INF:
-            cthdn = PN_INF
-        mv = f.moves[best]
-        cap = make_move(b, mv)
-        s.keys[ply + 1] = f.child[best]
-        s.checked[ply + 1] = f.check[best]
-        s.clocks[ply + 1] = 0 if cap else s.clocks[ply] + 1
-        r = mid(s, ply + 1, d - 1, cthpn, cthdn, &cpn, &cdn, &child_length)
-        unmake_move(b, mv, cap)
-        if r == STOP:
-            return STOP
-        f.pn[best] = cpn
-        f.dn[best] = cdn
-        f.length[best] = <unsigned char>child_length
-        if r == WIN_PATH or r == FAIL_PATH:
-            f.path[best] = 1
-    out_pn[0] = pn
-    out_dn[0] = dn
-    out_length[0] = length
-    if pn == 0:
-        f.best = f.moves[best]
-        if path:
-            return WIN_PATH
-        tt_store(s, key, length, 0, f.moves[best] if attacker else 0)
-        return WIN
-    if dn == 0:
-        if path:
-            return FAIL_PATH
-        if not bound:
-            tt_store(s, key, 0, d, 0 if attacker else f.moves[best])
-        return FAIL
-    key ^= depth_salt(d)
-    de = &s.dtable[key & s.dmask]
-    de.key = key
-    de.pn = pn
-    de.dn = dn
-    return OPEN
-
-cdef inline int dfpn(MateSearch* s, int ply, int d, int* length) noexcept nogil:
-    # Can the side to move at ply (the attacker's or the defender's node) be proven to
-    # win (attacker: mate within d; defender: mated within d)? WIN / WIN_PATH with the
-    # proof's mate length in length, FAIL / FAIL_PATH, or STOP.
-    cdef unsigned int pn, dn
-    cdef int r
-    if d <= 0 and not ((ply - s.root) & 1):
-        return FAIL
-    r = mid(s, ply, d, PN_INF, PN_INF, &pn, &dn, length)
-    return STOP if r == OPEN else r     # (cannot be OPEN at infinite thresholds)
+cdef inline int play_on_line(MateSearch* s, int ply, int mv) noexcept nogil:
+    # Make mv at ply and record the line's next key, check and clock; the captured id.
+    cdef uint64_t key = s.keys[ply]
+    cdef int pc = s.b.squares[mv & 255]
+    cdef int cap = make_move(&s.b, mv)
+    s.keys[ply + 1] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+    s.checked[ply + 1] = gives_check(s, mv)
+    s.clocks[ply + 1] = 0 if cap else s.clocks[ply] + 1
+    return cap
 
 cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noexcept nogil:
-    # The line of a mate proven to take exactly found plies from the root: WIN with
-    # line[0..length), STOP, or -2 (a bug: the proof did not hold).
-    cdef int d, ply = s.root, mv = 0, i, n, cap, pc, dd, best, best_mv
-    cdef int verdict
-    cdef int reply = 0
-    cdef uint64_t key
+    # The line of a mate proven to take exactly found plies from the root (a mate
+    # within found, none within found - 2): WIN with line[0..length), STOP, or -2 (a
+    # bug: the proof did not hold). At each attacker node, whose exact distance d is
+    # known, solve(d) gives a mating move; at each defender node the reply is the first
+    # (in generation order) whose attacker has no mate within d - 4 (its distance is
+    # then exactly d - 2, the longest resistance: the node is mated within d - 1). The
+    # caller sets the node limit for reading it.
+    cdef int d = found, ply = s.root, mv, i, n, cap, r, verdict, chosen
     cdef MateFrame* f
-    # The line: at each attacker node its shortest mate, at each defender node the reply
-    # whose shortest mate is longest. The caller sets the node limit for reading it.
-    d = found
     while True:
-        d = exact_attack(s, ply, d, &mv)
-        if d <= 0:
-            return STOP if d == STOP else -2
-        key = s.keys[ply]
-        pc = s.b.squares[mv & 255]
-        cap = make_move(&s.b, mv)
+        r = solve(s, ply, d)
+        if r == STOP:
+            return STOP
+        if r != WIN and r != WIN_PATH:
+            return -2
+        mv = s.frames[ply].best
+        play_on_line(s, ply, mv)
         line[ply - s.root] = mv
         ply += 1
-        s.keys[ply] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
-        s.checked[ply] = in_check(&s.b, s.b.side)
-        s.clocks[ply] = 0 if cap else s.clocks[ply - 1] + 1
         if d == 1:
             break
-        # The defender: every legal reply, its attacker's exact distance.
+        # The defender: its legal replies in generation order (solve reuses only the
+        # frames of later plies, so this list stays intact).
         f = &s.frames[ply]
         n = generate_legal_moves(&s.b, f.moves)
-        best = -1
-        best_mv = 0
+        chosen = 0
         for i in range(n):
             mv = f.moves[i]
-            key = s.keys[ply]
-            pc = s.b.squares[mv & 255]
-            cap = make_move(&s.b, mv)
-            s.keys[ply + 1] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
-            s.checked[ply + 1] = in_check(&s.b, s.b.side)
-            s.clocks[ply + 1] = 0 if cap else s.clocks[ply] + 1
+            cap = play_on_line(s, ply, mv)
             verdict = judge_return(s, ply + 1, s.keys[ply + 1])
             if verdict == SKIP:
                 unmake_move(&s.b, mv, cap)
@@ -809,26 +576,19 @@ cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noex
             if verdict == ESCAPE:
                 unmake_move(&s.b, mv, cap)
                 return -2               # solve proved the mate: it cannot escape
-            dd = exact_attack(s, ply + 1, d - 2, &reply)
+            r = FAIL if d < 5 else solve(s, ply + 1, d - 4)
             unmake_move(&s.b, mv, cap)
-            if dd == STOP:
+            if r == STOP:
                 return STOP
-            if dd > best:
-                best = dd
-                best_mv = mv
-        if best <= 0:
+            if r == FAIL or r == FAIL_PATH:
+                chosen = mv
+                break
+        if not chosen:
             return -2
-        # exact_attack reused frames[ply + 1] only; this ply's list is intact.
-        mv = best_mv
-        key = s.keys[ply]
-        pc = s.b.squares[mv & 255]
-        cap = make_move(&s.b, mv)
-        line[ply - s.root] = mv
+        play_on_line(s, ply, chosen)
+        line[ply - s.root] = chosen
         ply += 1
-        s.keys[ply] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
-        s.checked[ply] = in_check(&s.b, s.b.side)
-        s.clocks[ply] = 0 if cap else s.clocks[ply - 1] + 1
-        d = best
+        d -= 2
     length[0] = ply - s.root
     return WIN
 
@@ -853,31 +613,3 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
         proven[0] = d
         d += 2
     return FAIL
-
-cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* length,
-                                 int* proven) noexcept nogil:
-    # mate_search's contract, by df-pn: prove a mate within max_plies whose proof takes
-    # L plies (or prove there is none: FAIL), then disprove a mate within L - 2 (or
-    # prove a shorter one and go on from its length), then the line as mate_search's
-    # (mate_line; its proofs partly in the table by then). proven[0] stays 0 until a
-    # disproof ends.
-    cdef int r, found = 0, shorter = 0
-    cdef long long budget = s.limit
-    proven[0] = 0
-    length[0] = 0
-    r = dfpn(s, s.root, max_plies, &found)
-    if r == STOP:
-        return STOP
-    if r == FAIL or r == FAIL_PATH:
-        proven[0] = max_plies
-        return FAIL
-    while found > 1:
-        r = dfpn(s, s.root, found - 2, &shorter)
-        if r == STOP:
-            return STOP
-        if r == FAIL or r == FAIL_PATH:
-            proven[0] = found - 2
-            break
-        found = shorter
-    s.limit = s.nodes + budget          # reading the line: as many nodes again
-    return mate_line(s, found, line, length)

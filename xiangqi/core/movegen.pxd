@@ -12,7 +12,9 @@
 #   line_attacked(b, q, d, opp)       ray from q: rook or facing king first, or cannon second
 #   in_check(b, side)                 is side's king attacked (pawns, horses, rays)
 #   toward(k, sq)                     direction from k to sq on a shared line, else 0
+#   lines_changed_attack(b, k, frm, to, opp)   after a move: does opp attack k through frm or to?
 #   move_exposes(b, k, frm, to)       after a non-king move: did it uncover the king on k?
+#   move_checks(b, frm, to)           after a move: is the side to move in check? (cheaper)
 #   mark_threats(b, k, hot)           the threat map: squares a move must touch to matter
 #   is_legal_pseudo(b, mv, k, checked)  make, the cheapest sufficient test, unmake
 #   legal_filter(b, moves, keep)      generate + keep the legal ones (or only count them)
@@ -32,7 +34,7 @@ from xiangqi.core.state cimport BoardState, MAX_MOVES, OFF_BOARD, make_move, unm
 from xiangqi.core.tables cimport (
     ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT_EYES, ELEPHANT_STEPS, ELEPHANT_ZONE,
     HORSE_ATTACK_LEG, HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE,
-    PAWN_STEPS, ROOK_DIRS, first_piece, own_half,
+    PAWN_STEPS, ROOK_DIRS, first_piece, horse_leg, own_half, pawn_attacks,
 )
 
 
@@ -168,11 +170,11 @@ cdef inline int toward(int k, int sq) noexcept nogil:
     return 0
 
 
-cdef inline bint move_exposes(const BoardState* b, int k, int frm, int to) noexcept nogil:
-    # After a non-king move frm -> to by a side that was not in check (b.side is now
-    # the opponent): is that side's king on k attacked? Only lines through frm or to
-    # and the horse leg on frm can have changed, so only those are tested.
-    cdef int opp = 16 + 16 * b.side
+cdef inline bint lines_changed_attack(const BoardState* b, int k, int frm, int to,
+                                      int opp) noexcept nogil:
+    # After a move frm -> to, with the king on k not attacked before it: is k attacked
+    # now by opp's pieces along a line through frm or to, or by a horse whose leg was
+    # frm? (The only attacks a move can open or close apart from the mover's own.)
     cdef int d_from = toward(k, frm), d_to = toward(k, to), d = frm - k, j
     if d_from and line_attacked(b, k, d_from, opp):
         return 1
@@ -183,6 +185,32 @@ cdef inline bint move_exposes(const BoardState* b, int k, int frm, int to) noexc
             if HORSE_CHECK_LEGS[j] == d and is_piece(b.squares[k - HORSE_STEPS[j]], opp, 5, 2):
                 return 1
     return 0
+
+
+cdef inline bint move_exposes(const BoardState* b, int k, int frm, int to) noexcept nogil:
+    # After a non-king move frm -> to by a side that was not in check (b.side is now
+    # the opponent): is that side's king on k attacked? Only lines through frm or to
+    # and the horse leg on frm can have changed, so only those are tested.
+    return lines_changed_attack(b, k, frm, to, 16 + 16 * b.side)
+
+
+cdef inline bint move_checks(const BoardState* b, int frm, int to) noexcept nogil:
+    # After a move frm -> to (made: b.side is the side to move now), when the side to
+    # move was not in check before it (true after every legal move): is it in check
+    # now? in_check(b, b.side)'s answer, testing only what the move changed: the moved
+    # piece's own attack from to, and lines_changed_attack.
+    cdef int k = b.piece_square[16 + 16 * b.side]
+    cdef int opp = 32 - 16 * b.side, pc = b.squares[to], leg
+    if not k:
+        return 0
+    if is_piece(pc, opp, 5, 2):
+        leg = horse_leg(to, k)
+        if leg and not b.squares[leg]:
+            return 1
+    elif is_piece(pc, opp, 11, 5):
+        if pawn_attacks(to, k, b.side ^ 1):
+            return 1
+    return lines_changed_attack(b, k, frm, to, opp)
 
 
 cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) noexcept nogil:

@@ -1,0 +1,349 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# Room: the proof-number mate search (df-pn). The same question, results, repetition
+# rules and tables as core/mate.pxd's full-width search (whose header states them),
+# searched by proof numbers; the full-width search takes the nodes near the leaves,
+# the disproof of a shorter mate and the line.
+#
+# Map (one line per function; all [fast]):
+#   depth_salt(d), add_numbers(a, b)   the df-pn table's key; a capped sum of numbers
+#   child_numbers(s, f, k, d)     what the tables know of a child
+#   threshold_next(second, limit) the 1 + epsilon threshold
+#   mid(s, ply, d, thpn, thdn, ...)   one node, searched until a threshold
+#   dfpn(s, ply, d, &length)      a node proven or disproven (infinite thresholds)
+#   dfpn_mate_search(s, max_plies, line, &length, &proven)   df-pn proof, full-width
+#                                 disproof of a shorter mate, then the line
+
+from libc.stdint cimport uint64_t
+
+from xiangqi.core.mate cimport (
+    CAPTURE, CHECK, ESCAPE, FAIL, FAIL_PATH, FIRST, MATE_VALUE, REPEAT, SKIP, STOP, WIN,
+    WIN_PATH, DfpnEntry, MateFrame, MateSearch, TTEntry, gives_check, judge_return,
+    mate_line, move_rule_at, solve, tick, tt_entry, tt_store,
+)
+from xiangqi.core.movegen cimport count_legal_moves, generate_legal_moves
+from xiangqi.core.state cimport BoardState, make_move, unmake_move
+from xiangqi.core.tables cimport PIECE_TYPE
+from xiangqi.core.zobrist cimport key_after_move
+
+# -- df-pn: the proof-number search (Nagai 2002) -------------------------------------
+#
+# mid(s, ply, d, thpn, thdn) searches the node "can the attacker mate within d plies"
+# (the same question as solve) depth first, always into the most proving child: at
+# the attacker's node (OR) the child of least proof number, at the defender's (AND)
+# the child of least disproof number, until the node's numbers reach the thresholds
+# (then it returns them open) or it is proven (pn 0) or disproven (dn 0). The child's
+# thresholds use the 1 + epsilon trick (Pawlewicz and Lew; KomoringHeights): a
+# child runs until its number passes the second best's by a quarter, so the search
+# does not bounce between two near-equal children. The depth d is part of the node,
+# so the graph has no cycles and every proof is a proof within d plies.
+#
+# Numbers live in the frame of the node's ply while it is searched (its children's
+# pn, dn, mate length and path flag), so a final value that depends on the line
+# (judge_return's REPEAT, SKIP or ESCAPE, or an escape by a check, exactly as solve
+# marks it) stays on the line and never enters a table. Final values that do not
+# depend on it go to the table solve uses (TTEntry: "mated within mate plies", "not
+# mated within nomate plies": usable at other depths too); open numbers go to the
+# df-pn table (DfpnEntry, keyed by the position and d), which only steers the search.
+#
+# The initial numbers of a child: the attacker's move gets pn = the defender's reply
+# count (a check with few replies first), dn = 1; the defender's reply pn = dn = 1.
+
+cdef enum:
+    PN_INF = 0x3FFFFFFF     # a final number (pn of a disproven node, dn of a proven one)
+    OPEN = 4                # mid's result: neither proven nor disproven yet
+    DFPN_LEAF = 3           # mid hands a node of at most this many plies to solve
+
+cdef inline uint64_t depth_salt(int d) noexcept nogil:
+    return <uint64_t>(d + 1) * 0x9E3779B97F4A7C15ULL
+
+cdef inline unsigned int add_numbers(unsigned int a, unsigned int b) noexcept nogil:
+    # a + b for a sum of open numbers: capped below PN_INF (PN_INF means final).
+    cdef unsigned long long t = <unsigned long long>a + b
+    return <unsigned int>(t if t < PN_INF - 1 else PN_INF - 1)
+
+cdef inline void child_numbers(MateSearch* s, MateFrame* f, int k, int d,
+                               bint bound) noexcept nogil:
+    # What the tables know of child k (its key in f.child[k]) searched within d plies:
+    # proven, disproven, or open numbers; leaves f's guesses when they know nothing.
+    cdef uint64_t key = f.child[k]
+    cdef TTEntry* e = tt_entry(s, key)
+    cdef DfpnEntry* de
+    if e != NULL:
+        if e.mate and e.mate <= d and not bound:
+            f.pn[k] = 0
+            f.dn[k] = PN_INF
+            f.length[k] = e.mate
+            return
+        if e.nomate >= d:
+            f.pn[k] = PN_INF
+            f.dn[k] = 0
+            return
+    key ^= depth_salt(d)
+    de = &s.dtable[key & s.dmask]
+    if de.key == key:
+        f.pn[k] = de.pn if de.pn else 1
+        f.dn[k] = de.dn if de.dn else 1
+
+cdef inline unsigned int threshold_next(unsigned int second, unsigned int limit) noexcept nogil:
+    # The 1 + epsilon threshold: a quarter above the second best, at most limit.
+    cdef unsigned long long t = <unsigned long long>second + second // 4 + 1
+    return <unsigned int>(t if t < limit else limit)
+
+cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned int thdn,
+                    unsigned int* out_pn, unsigned int* out_dn, int* out_length) noexcept nogil:
+    # One df-pn node at ply (the attacker's at even distance from the root), d plies
+    # allowed. Returns WIN or WIN_PATH (out_length: the proof's mate length), FAIL or
+    # FAIL_PATH, OPEN (out_pn, out_dn: the numbers that passed a threshold) or STOP.
+    cdef BoardState* b = &s.b
+    cdef MateFrame* f = &s.frames[ply]
+    cdef uint64_t key = s.keys[ply], child
+    cdef TTEntry* e
+    cdef DfpnEntry* de
+    cdef int hint = 0, i, k, kept = 0, mv, cap, pc, replies, verdict, best, r, length
+    cdef int child_length
+    cdef unsigned int pn, dn, second, cpn, cdn, cthpn, cthdn
+    cdef bint checks, path = 0, skipped = 0, attacker = not ((ply - s.root) & 1)
+    cdef bint bound = s.clocks[ply] + d >= s.move_limit    # as in solve
+    out_length[0] = 0
+    if d <= DFPN_LEAF:
+        # Near the leaves the full-width search is cheaper than the numbers' upkeep.
+        r = solve(s, ply, d)
+        if r == WIN or r == WIN_PATH:
+            out_pn[0] = 0
+            out_dn[0] = PN_INF
+            e = tt_entry(s, key)
+            out_length[0] = e.mate if e != NULL and e.mate and e.mate <= d else d
+        elif r != STOP:
+            out_pn[0] = PN_INF
+            out_dn[0] = 0
+        return r
+    f.n = generate_legal_moves(b, f.moves)
+    if not attacker:
+        if f.n == 0:
+            out_pn[0] = 0
+            out_dn[0] = PN_INF
+            return WIN                  # no legal move: the defender has lost
+        if d == 0:
+            out_pn[0] = PN_INF
+            out_dn[0] = 0
+            return FAIL
+    if bound and move_rule_at(s, ply):
+        out_pn[0] = PN_INF              # the move rule: a draw
+        out_dn[0] = 0
+        return FAIL
+    e = tt_entry(s, key)
+    if e != NULL:
+        if e.mate and e.mate <= d and not bound:
+            f.best = e.move
+            out_pn[0] = 0
+            out_dn[0] = PN_INF
+            out_length[0] = e.mate
+            return WIN
+        if e.nomate >= d:
+            out_pn[0] = PN_INF
+            out_dn[0] = 0
+            return FAIL
+        hint = e.move
+    for i in range(f.n):
+        mv = f.moves[i]
+        pc = b.squares[mv & 255]
+        cap = make_move(b, mv)
+        if tick(s):
+            unmake_move(b, mv, cap)
+            return STOP
+        checks = gives_check(s, mv)
+        replies = 1
+        if attacker:
+            if checks or not s.checks_only:
+                replies = count_legal_moves(b)
+                if replies == 0:
+                    unmake_move(b, mv, cap)     # mate (or no move at all) in one
+                    tt_store(s, key, 1, 0, mv)
+                    f.best = mv
+                    out_pn[0] = 0
+                    out_dn[0] = PN_INF
+                    out_length[0] = 1
+                    return WIN
+            if d == 1 or (s.checks_only and not checks):
+                unmake_move(b, mv, cap)
+                continue
+        child = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+        s.checked[ply + 1] = checks
+        verdict = judge_return(s, ply + 1, child)
+        unmake_move(b, mv, cap)
+        if verdict == SKIP:
+            skipped = 1                 # not played here: the result is the line's
+            continue
+        if verdict == ESCAPE:           # the defender ends the game by the rules
+            out_pn[0] = PN_INF
+            out_dn[0] = 0
+            return FAIL_PATH
+        f.moves[kept] = mv
+        f.check[kept] = checks
+        f.child[kept] = child
+        f.path[kept] = verdict == REPEAT
+        f.length[kept] = 0
+        if mv == hint:
+            f.score[kept] = FIRST
+        elif checks:
+            f.score[kept] = CHECK - replies if attacker else CHECK + (
+                MATE_VALUE[PIECE_TYPE[cap]] if cap else 0)
+        elif cap:
+            f.score[kept] = CAPTURE + MATE_VALUE[PIECE_TYPE[cap]]
+        else:
+            f.score[kept] = 0
+        f.pn[kept] = <unsigned int>replies if attacker else 1
+        f.dn[kept] = 1
+        child_numbers(s, f, kept, d - 1, bound)
+        kept += 1
+    f.n = kept
+    if kept == 0:
+        # The attacker: no mate in one at d == 1, or no move (lost), or none allowed;
+        # the defender: every move a forbidden perpetual check (lost by rule, not mated).
+        out_pn[0] = PN_INF
+        out_dn[0] = 0
+        if skipped or not attacker:
+            return FAIL_PATH
+        if not bound:
+            tt_store(s, key, 0, d, 0)
+        return FAIL
+    while True:
+        best = 0
+        length = 0
+        if attacker:                    # OR: pn the least, dn the sum
+            pn = PN_INF
+            dn = 0
+            second = PN_INF
+            for k in range(kept):
+                if f.pn[k] < pn or (f.pn[k] == pn and (
+                        (pn == 0 and f.length[k] < f.length[best])
+                        or (pn != 0 and f.score[k] > f.score[best]))):
+                    second = pn
+                    pn = f.pn[k]
+                    best = k
+                elif f.pn[k] < second:
+                    second = f.pn[k]
+                dn = add_numbers(dn, f.dn[k])
+            if pn == 0:
+                length = f.length[best] + 1
+                path = f.path[best]
+                dn = PN_INF
+            elif dn == 0:
+                path = skipped
+                for k in range(kept):
+                    path = path or f.path[k]
+                pn = PN_INF
+        else:                           # AND: dn the least, pn the sum
+            dn = PN_INF
+            pn = 0
+            second = PN_INF
+            for k in range(kept):
+                # Among disproven replies, prefer one that holds on every line.
+                if f.dn[k] < dn or (f.dn[k] == dn and (
+                        (dn == 0 and (f.path[best] or f.check[best])
+                         and not (f.path[k] or f.check[k]))
+                        or (dn != 0 and f.score[k] > f.score[best]))):
+                    second = dn
+                    dn = f.dn[k]
+                    best = k
+                elif f.dn[k] < second:
+                    second = f.dn[k]
+                pn = add_numbers(pn, f.pn[k])
+                if f.length[k] > length:
+                    length = f.length[k]
+            if dn == 0:
+                path = f.path[best] or f.check[best]   # an escape by a check: this line's
+                pn = PN_INF
+            elif pn == 0:
+                length += 1
+                path = skipped          # a forbidden perpetual check was not played
+                for k in range(kept):
+                    path = path or f.path[k]
+                dn = PN_INF
+        if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+            break
+        if attacker:
+            cthpn = threshold_next(second, thpn)
+            cthdn = thdn - dn + f.dn[best]
+        else:
+            cthdn = threshold_next(second, thdn)
+            cthpn = thpn - pn + f.pn[best]
+        if cthpn > PN_INF:
+            cthpn = PN_INF
+        if cthdn > PN_INF:
+            cthdn = PN_INF
+        mv = f.moves[best]
+        cap = make_move(b, mv)
+        s.keys[ply + 1] = f.child[best]
+        s.checked[ply + 1] = f.check[best]
+        s.clocks[ply + 1] = 0 if cap else s.clocks[ply] + 1
+        r = mid(s, ply + 1, d - 1, cthpn, cthdn, &cpn, &cdn, &child_length)
+        unmake_move(b, mv, cap)
+        if r == STOP:
+            return STOP
+        f.pn[best] = cpn
+        f.dn[best] = cdn
+        f.length[best] = <unsigned char>child_length
+        if r == WIN_PATH or r == FAIL_PATH:
+            f.path[best] = 1
+    out_pn[0] = pn
+    out_dn[0] = dn
+    out_length[0] = length
+    if pn == 0:
+        f.best = f.moves[best]
+        if path:
+            return WIN_PATH
+        tt_store(s, key, length, 0, f.moves[best] if attacker else 0)
+        return WIN
+    if dn == 0:
+        if path:
+            return FAIL_PATH
+        if not bound:
+            tt_store(s, key, 0, d, 0 if attacker else f.moves[best])
+        return FAIL
+    key ^= depth_salt(d)
+    de = &s.dtable[key & s.dmask]
+    de.key = key
+    de.pn = pn
+    de.dn = dn
+    return OPEN
+
+cdef inline int dfpn(MateSearch* s, int ply, int d, int* length) noexcept nogil:
+    # Can the side to move at ply (the attacker's or the defender's node) be proven to
+    # win (attacker: mate within d; defender: mated within d)? WIN / WIN_PATH with the
+    # proof's mate length in length, FAIL / FAIL_PATH, or STOP.
+    cdef unsigned int pn, dn
+    cdef int r
+    if d <= 0 and not ((ply - s.root) & 1):
+        return FAIL
+    r = mid(s, ply, d, PN_INF, PN_INF, &pn, &dn, length)
+    return STOP if r == OPEN else r     # (cannot be OPEN at infinite thresholds)
+
+cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* length,
+                                 int* proven) noexcept nogil:
+    # mate_search's contract: prove by df-pn a mate within max_plies whose proof takes
+    # L plies (or prove there is none: FAIL); then disprove a mate within L - 2 by the
+    # full-width search (solve at L - 2 plies: on the deep real puzzles of
+    # benchmarks/mate_suite.py --deep it visited a fraction of the nodes df-pn's own
+    # disproof did), or find one and go on from L - 2; then the line (mate_line).
+    # proven[0] stays 0 until a disproof ends.
+    cdef int r, found = 0
+    cdef long long budget = s.limit
+    proven[0] = 0
+    length[0] = 0
+    r = dfpn(s, s.root, max_plies, &found)
+    if r == STOP:
+        return STOP
+    if r == FAIL or r == FAIL_PATH:
+        proven[0] = max_plies
+        return FAIL
+    while found > 1:
+        r = solve(s, s.root, found - 2)
+        if r == STOP:
+            return STOP
+        if r == FAIL or r == FAIL_PATH:
+            proven[0] = found - 2
+            break
+        found -= 2                      # a mate within found - 2: try shorter still
+    s.limit = s.nodes + budget          # reading the line: as many nodes again
+    return mate_line(s, found, line, length)
