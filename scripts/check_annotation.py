@@ -80,9 +80,6 @@ HOT: dict[str, set[str]] = {
         "tick",
         "sort_moves",
         "solve",
-        "play_on_line",
-        "mate_line",
-        "mate_search",
     },
     "dfpn": {
         "depth_salt",
@@ -91,6 +88,9 @@ HOT: dict[str, set[str]] = {
         "threshold_next",
         "mid",
         "dfpn",
+        "play_on_line",
+        "mate_line",
+        "mate_search",
         "dfpn_mate_search",
     },
     "rl": {

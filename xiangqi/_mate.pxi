@@ -6,10 +6,10 @@
 
 from libc.stdlib cimport calloc
 
-from xiangqi.core.dfpn cimport dfpn_mate_search
+from xiangqi.core.dfpn cimport dfpn_mate_search, mate_search
 from xiangqi.core.mate cimport (
     DfpnEntry, FAIL, MATE_MAX_PLIES, MateFrame, MateSearch, STOP, STOP_ASKED, STOP_LIMIT,
-    TTEntry, WIN, mate_search,
+    TTEntry, WIN,
 )
 from xiangqi.core.judge cimport has_legal_move
 from xiangqi.core.movegen cimport move_checks
@@ -22,7 +22,7 @@ cdef enum:
     MATE_CLOCK_MAX = 1 << 30    # clocks beyond this are as good as infinite
     # method "auto": df-pn from this max_plies on, iterative deepening below (measured
     # with benchmarks/mate_suite.py)
-    DFPN_FROM = 11
+    DFPN_FROM = 9
 
 
 cdef int table_bits(long long budget, long long entry, long long limit) noexcept:
@@ -63,7 +63,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     They start at 4,096 entries each and double as the search visits more positions,
     up to that bound or until the machine cannot give more.
     method: "dfpn" (a df-pn proof, then the df-pn disproof of a shorter mate), "id"
-    (iterative deepening, full width) or "auto" (id up to 9 plies, df-pn from 11).
+    (iterative deepening, full width) or "auto" (id up to 8 plies, df-pn from 9).
     """
     cdef int plies = check_int(max_plies, "max_plies", 1, MATE_MAX_PLIES)
     cdef long long limit = 1LL << 62

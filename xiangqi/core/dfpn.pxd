@@ -1,8 +1,9 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-# Room: the proof-number mate search (df-pn). The same question, results, repetition
-# rules and tables as core/mate.pxd's full-width search (whose header states them),
-# searched by proof numbers; the full-width search takes the nodes near the leaves,
-# the disproof of a shorter mate and the line.
+# Room: the proof-number mate search (df-pn), the reading of a mate's line, and the
+# two searches' drivers. The same question, results, repetition rules and tables as
+# core/mate.pxd's full-width search (whose header states them), searched by proof
+# numbers; the full-width search takes the nodes near the leaves and the disproof of
+# a shorter mate.
 #
 # Map (one line per function; all [fast]):
 #   depth_salt(d), add_numbers(a, b)   the df-pn table's key; a capped sum of numbers
@@ -10,6 +11,9 @@
 #   threshold_next(second, limit) the 1 + epsilon threshold
 #   mid(s, ply, d, thpn, thdn, ...)   one node, searched until a threshold
 #   dfpn(s, ply, d, &length)      a node proven or disproven (infinite thresholds)
+#   play_on_line(s, ply, mv)      make mv, recording the line's next key, check, clock
+#   mate_line(s, found, line, &length)   the line of a mate proven to take found plies
+#   mate_search(s, max_plies, line, &length, &proven)   iterative deepening, then the line
 #   dfpn_mate_search(s, max_plies, line, &length, &proven)   df-pn proof, full-width
 #                                 disproof of a shorter mate, then the line
 
@@ -18,7 +22,7 @@ from libc.stdint cimport uint64_t
 from xiangqi.core.mate cimport (
     CAPTURE, CHECK, ESCAPE, FAIL, FAIL_PATH, FIRST, MATE_VALUE, REPEAT, SKIP, STOP, WIN,
     WIN_PATH, DfpnEntry, MateFrame, MateSearch, TTEntry, gives_check, judge_return,
-    mate_line, move_rule_at, solve, tick, tt_entry, tt_store,
+    move_rule_at, solve, tick, tt_entry, tt_store,
 )
 from xiangqi.core.movegen cimport count_legal_moves, generate_legal_moves
 from xiangqi.core.state cimport BoardState, make_move, unmake_move
@@ -318,6 +322,122 @@ cdef inline int dfpn(MateSearch* s, int ply, int d, int* length) noexcept nogil:
         return FAIL
     r = mid(s, ply, d, PN_INF, PN_INF, &pn, &dn, length)
     return STOP if r == OPEN else r     # (cannot be OPEN at infinite thresholds)
+
+cdef inline int play_on_line(MateSearch* s, int ply, int mv) noexcept nogil:
+    # Make mv at ply and record the line's next key, check and clock; the captured id.
+    cdef uint64_t key = s.keys[ply]
+    cdef int pc = s.b.squares[mv & 255]
+    cdef int cap = make_move(&s.b, mv)
+    s.keys[ply + 1] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+    s.checked[ply + 1] = gives_check(s, mv)
+    s.clocks[ply + 1] = 0 if cap else s.clocks[ply] + 1
+    return cap
+
+cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noexcept nogil:
+    # The line of a mate proven to take exactly found plies from the root (a mate
+    # within found, none within found - 2; s.frames[root].best: the first move of a
+    # mate within found): WIN with line[0..length), STOP, or -2 (a bug: the proof did
+    # not hold). At each attacker node, whose exact distance d is known, a proof of a
+    # mate within d (dfpn, or solve) gives a mating move; at each defender node the
+    # reply is one whose attacker has no mate within d - 4 (its distance is then
+    # exactly d - 2, the longest resistance: the node is mated within d - 1). The
+    # caller sets the node limit for reading it.
+    cdef int d = found, ply = s.root, mv, i, n, cap, r, r2, verdict, chosen
+    cdef MateFrame* f
+    cdef TTEntry* e
+    while True:
+        # The root's move is the caller's proof's (s.frames[root].best, proven to mate
+        # within found: the table may not hold it, when the proof used the line).
+        if ply != s.root:
+            # The proof-number search where it ran (its proofs of the line's nodes may
+            # not be in the table: those that used the line are not), else solve.
+            if s.dtable != NULL and d > DFPN_LEAF:
+                r = dfpn(s, ply, d, &r2)
+            else:
+                r = solve(s, ply, d)
+            if r == STOP:
+                return STOP
+            if r != WIN and r != WIN_PATH:
+                return -2
+        mv = s.frames[ply].best
+        play_on_line(s, ply, mv)
+        line[ply - s.root] = mv
+        ply += 1
+        if d == 1:
+            break
+        # The defender: its legal replies in generation order (solve reuses only the
+        # frames of later plies, so this list stays intact). First what the table
+        # knows: a reply proven to hold out past d - 4 is the one; a reply proven
+        # mated within d - 4 is not (its score -1, as a forbidden one's); then the
+        # others in order, each searched to d - 4.
+        f = &s.frames[ply]
+        n = generate_legal_moves(&s.b, f.moves)
+        chosen = 0
+        for i in range(n):
+            mv = f.moves[i]
+            f.score[i] = 0
+            cap = play_on_line(s, ply, mv)
+            verdict = judge_return(s, ply + 1, s.keys[ply + 1])
+            if verdict == ESCAPE:
+                unmake_move(&s.b, mv, cap)
+                return -2               # solve proved the mate: it cannot escape
+            if verdict == SKIP:
+                f.score[i] = -1         # forbidden to the defender (see solve)
+            elif d < 5:
+                chosen = mv             # every reply is mated at once
+            else:
+                e = tt_entry(s, s.keys[ply + 1])
+                if e != NULL and e.nomate >= d - 4:
+                    chosen = mv
+                elif (e != NULL and e.mate and e.mate <= d - 4
+                        and s.clocks[ply + 1] + d - 4 < s.move_limit):
+                    f.score[i] = -1     # mated sooner (solve reads the table so)
+            unmake_move(&s.b, mv, cap)
+            if chosen:
+                break
+        i = 0
+        while not chosen and i < n:
+            mv = f.moves[i]
+            i += 1
+            if f.score[i - 1] < 0:
+                continue
+            cap = play_on_line(s, ply, mv)
+            r = solve(s, ply + 1, d - 4)
+            unmake_move(&s.b, mv, cap)
+            if r == STOP:
+                return STOP
+            if r == FAIL or r == FAIL_PATH:
+                chosen = mv
+        if not chosen:
+            return -2
+        play_on_line(s, ply, chosen)
+        line[ply - s.root] = chosen
+        ply += 1
+        d -= 2
+    length[0] = ply - s.root
+    return WIN
+
+cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length,
+                            int* proven) noexcept nogil:
+    # Iterative deepening over d = 1, 3, ... up to max_plies: WIN with the line in
+    # line[0..length) (attacker's shortest mate, defender's longest resistance), FAIL
+    # when proven there is none within max_plies, STOP when stopped (proven[0]: the
+    # longest d proven to have no mate, 0 if none). Expects s.root and s.keys[0..root],
+    # s.checked[1..root] set (the game's history, then the root).
+    cdef int d = 1, r
+    cdef long long budget = s.limit
+    proven[0] = 0
+    length[0] = 0
+    while d <= max_plies:
+        r = solve(s, s.root, d)
+        if r == STOP:
+            return STOP
+        if r == WIN or r == WIN_PATH:
+            s.limit = s.nodes + budget  # reading the line: as many nodes again
+            return mate_line(s, d, line, length)
+        proven[0] = d
+        d += 2
+    return FAIL
 
 cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* length,
                                  int* proven) noexcept nogil:

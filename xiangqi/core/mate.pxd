@@ -17,10 +17,8 @@
 #   solve(s, ply, d)              attacker's node (even distance from the root): can it
 #                                 mate within d plies? defender's node (odd distance): is
 #                                 it mated within d plies?
-#   play_on_line(s, ply, mv)      make mv, recording the line's next key, check, clock
-#   mate_line(s, found, line, &length)   the line of a mate proven to take found plies
-#   mate_search(s, max_plies, line, &length, &proven)   iterative deepening, then the line
-# (The proof-number search, from 11 plies on, is the next room: core/dfpn.pxd.)
+# (The proof-number search, from 9 plies on, the reading of the line and the two
+# searches' drivers are the next room: core/dfpn.pxd.)
 #
 # The game searched: the attacker moves on odd plies (1, 3, ...), the defender on even
 # ones; a side with no legal move has lost (in check or not: 将死 and 困毙 alike), so
@@ -204,14 +202,20 @@ cdef inline void tt_store(MateSearch* s, uint64_t key, int mate, int nomate,
     cdef TTEntry* e = &s.table[key & s.mask]
     if e.key != key:
         e.key = key
+        e.move = 0
         e.mate = 0
         e.nomate = 0
+    # The move goes with the fact it proved: a mate (the attacker's mating move) or a
+    # refutation (the defender's reply), kept only when that fact improves, so the move
+    # of a "mated within" is always one that mates within it.
     if mate and (e.mate == 0 or mate < e.mate):
         e.mate = <unsigned char>mate
+        if mv:
+            e.move = mv
     if nomate > e.nomate:
         e.nomate = <unsigned char>nomate
-    if mv:
-        e.move = mv
+        if mv:
+            e.move = mv
 
 cdef inline int occurrences(const MateSearch* s, int ply, uint64_t key, int* last,
                             int* first) noexcept nogil:
@@ -461,7 +465,13 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
             if mv == hint:
                 f.score[i] = FIRST
             elif checks:
-                f.score[i] = CHECK - count_legal_moves(b)
+                # Deep enough, the attacker's replies (fewest first: a defender that
+                # can mate the attacker tries that first); at d 2, any check refutes
+                # the mate in one cheaply, so the capture's value is enough.
+                if d >= 4:
+                    f.score[i] = CHECK - count_legal_moves(b)
+                else:
+                    f.score[i] = CHECK + (MATE_VALUE[PIECE_TYPE[cap]] if cap else 0)
             elif cap:
                 f.score[i] = CAPTURE + MATE_VALUE[PIECE_TYPE[cap]]
             else:
@@ -527,89 +537,4 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
         return FAIL_PATH
     if not bound:
         tt_store(s, key, 0, d, 0)
-    return FAIL
-
-cdef inline int play_on_line(MateSearch* s, int ply, int mv) noexcept nogil:
-    # Make mv at ply and record the line's next key, check and clock; the captured id.
-    cdef uint64_t key = s.keys[ply]
-    cdef int pc = s.b.squares[mv & 255]
-    cdef int cap = make_move(&s.b, mv)
-    s.keys[ply + 1] = key_after_move(key, pc, mv & 255, mv >> 8, cap)
-    s.checked[ply + 1] = gives_check(s, mv)
-    s.clocks[ply + 1] = 0 if cap else s.clocks[ply] + 1
-    return cap
-
-cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noexcept nogil:
-    # The line of a mate proven to take exactly found plies from the root (a mate
-    # within found, none within found - 2): WIN with line[0..length), STOP, or -2 (a
-    # bug: the proof did not hold). At each attacker node, whose exact distance d is
-    # known, solve(d) gives a mating move; at each defender node the reply is the first
-    # (in generation order) whose attacker has no mate within d - 4 (its distance is
-    # then exactly d - 2, the longest resistance: the node is mated within d - 1). The
-    # caller sets the node limit for reading it.
-    cdef int d = found, ply = s.root, mv, i, n, cap, r, verdict, chosen
-    cdef MateFrame* f
-    while True:
-        r = solve(s, ply, d)
-        if r == STOP:
-            return STOP
-        if r != WIN and r != WIN_PATH:
-            return -2
-        mv = s.frames[ply].best
-        play_on_line(s, ply, mv)
-        line[ply - s.root] = mv
-        ply += 1
-        if d == 1:
-            break
-        # The defender: its legal replies in generation order (solve reuses only the
-        # frames of later plies, so this list stays intact).
-        f = &s.frames[ply]
-        n = generate_legal_moves(&s.b, f.moves)
-        chosen = 0
-        for i in range(n):
-            mv = f.moves[i]
-            cap = play_on_line(s, ply, mv)
-            verdict = judge_return(s, ply + 1, s.keys[ply + 1])
-            if verdict == SKIP:
-                unmake_move(&s.b, mv, cap)
-                continue                # forbidden to the defender (see solve)
-            if verdict == ESCAPE:
-                unmake_move(&s.b, mv, cap)
-                return -2               # solve proved the mate: it cannot escape
-            r = FAIL if d < 5 else solve(s, ply + 1, d - 4)
-            unmake_move(&s.b, mv, cap)
-            if r == STOP:
-                return STOP
-            if r == FAIL or r == FAIL_PATH:
-                chosen = mv
-                break
-        if not chosen:
-            return -2
-        play_on_line(s, ply, chosen)
-        line[ply - s.root] = chosen
-        ply += 1
-        d -= 2
-    length[0] = ply - s.root
-    return WIN
-
-cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length,
-                            int* proven) noexcept nogil:
-    # Iterative deepening over d = 1, 3, ... up to max_plies: WIN with the line in
-    # line[0..length) (attacker's shortest mate, defender's longest resistance), FAIL
-    # when proven there is none within max_plies, STOP when stopped (proven[0]: the
-    # longest d proven to have no mate, 0 if none). Expects s.root and s.keys[0..root],
-    # s.checked[1..root] set (the game's history, then the root).
-    cdef int d = 1, r
-    cdef long long budget = s.limit
-    proven[0] = 0
-    length[0] = 0
-    while d <= max_plies:
-        r = solve(s, s.root, d)
-        if r == STOP:
-            return STOP
-        if r == WIN or r == WIN_PATH:
-            s.limit = s.nodes + budget  # reading the line: as many nodes again
-            return mate_line(s, d, line, length)
-        proven[0] = d
-        d += 2
     return FAIL

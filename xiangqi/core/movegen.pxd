@@ -10,6 +10,7 @@
 #   is_piece(pc, opp, first, slots)   pc is one of opp's pieces in those slots
 #   generate_pseudo(b, moves)         pseudo-legal moves, same set and order as the book's
 #   line_attacked(b, q, d, opp)       ray from q: rook or facing king first, or cannon second
+#   stepper_attacks(b, q, side)       is side's king on q attacked by a pawn or a horse?
 #   in_check(b, side)                 is side's king attacked (pawns, horses, rays)
 #   toward(k, sq)                     direction from k to sq on a shared line, else 0
 #   lines_changed_attack(b, k, frm, to, opp)   after a move: does opp attack k through frm or to?
@@ -17,6 +18,7 @@
 #   move_checks(b, frm, to)           after a move: is the side to move in check? (cheaper)
 #   mark_threats(b, k, hot)           the threat map: squares a move must touch to matter
 #   is_legal_pseudo(b, mv, k, checked)  make, the cheapest sufficient test, unmake
+#   evasion_filter(b, moves, n, k, keep)   legal_filter's loop in check: rays asked once
 #   legal_filter(b, moves, keep)      generate + keep the legal ones (or only count them)
 #   generate_legal_moves(b, moves)    legal moves into a caller's MAX_MOVES buffer
 #   count_legal_moves(b)              how many legal moves (perft's last ply)
@@ -139,12 +141,10 @@ cdef inline bint line_attacked(const BoardState* b, int q, int d, int opp) noexc
     return is_piece(b.squares[first_piece(b.squares, sq, d)], opp, 9, 2)
 
 
-cdef inline bint in_check(const BoardState* b, int side) noexcept nogil:
-    cdef int q = b.piece_square[16 + 16 * side]
+cdef inline bint stepper_attacks(const BoardState* b, int q, int side) noexcept nogil:
+    # Is side's king on q attacked by a pawn or a horse (the attacks that are no ray)?
     cdef int opp = 32 - 16 * side
     cdef int k
-    if not q:
-        return 0    # no king: only an empty Board() that was never loaded
     # Pawns: one step behind the king (as the attacker moves) or beside it.
     if is_piece(b.squares[q - PAWN_STEPS[1 - side][2]], opp, 11, 5):
         return 1
@@ -155,6 +155,17 @@ cdef inline bint in_check(const BoardState* b, int side) noexcept nogil:
         if (is_piece(b.squares[q - HORSE_STEPS[k]], opp, 5, 2)
                 and not b.squares[q + HORSE_CHECK_LEGS[k]]):
             return 1
+    return 0
+
+
+cdef inline bint in_check(const BoardState* b, int side) noexcept nogil:
+    cdef int q = b.piece_square[16 + 16 * side]
+    cdef int opp = 32 - 16 * side
+    cdef int k
+    if not q:
+        return 0    # no king: only an empty Board() that was never loaded
+    if stepper_attacks(b, q, side):
+        return 1
     # Rays: the first piece may be a rook or the facing king; the second a cannon.
     for k in range(4):
         if line_attacked(b, q, ROOK_DIRS[k], opp):
@@ -283,10 +294,54 @@ cdef inline bint is_legal_pseudo(BoardState* b, int mv, int k, bint checked) noe
     return not attacked
 
 
+cdef inline int evasion_filter(BoardState* b, int* moves, int n, int k,
+                               bint keep) noexcept nogil:
+    # legal_filter's loop for a side in check (king on k): each of the n pseudo-legal
+    # moves is made and tested, but a move of another piece changes the rays from k
+    # only in the directions of its two squares, so the other directions keep what
+    # they were before it (rays[i], asked once here) and only the pawns, the horses and
+    # those directions are tested again. King moves get the full in_check.
+    cdef int opp = 32 - 16 * b.side, side = b.side
+    cdef unsigned char rays[4]
+    cdef int i, j, kept = 0, mv, frm, to, cap, d_from, d_to, d
+    cdef bint attacked
+    for j in range(4):
+        rays[j] = line_attacked(b, k, ROOK_DIRS[j], opp)
+    for i in range(n):
+        mv = moves[i]
+        frm = mv & 255
+        to = mv >> 8
+        cap = make_move(b, mv)
+        if frm == k:
+            attacked = in_check(b, side)
+        else:
+            attacked = stepper_attacks(b, k, side)
+            if not attacked:
+                d_from = toward(k, frm)
+                d_to = toward(k, to)
+                for j in range(4):
+                    d = ROOK_DIRS[j]
+                    if d == d_from or d == d_to:
+                        if line_attacked(b, k, d, opp):
+                            attacked = 1
+                            break
+                    elif rays[j]:
+                        attacked = 1
+                        break
+        unmake_move(b, mv, cap)
+        if keep:
+            if not attacked:
+                moves[kept] = mv
+                kept += 1
+        else:
+            kept += not attacked
+    return kept
+
+
 cdef inline int legal_filter(BoardState* b, int* moves, bint keep) noexcept nogil:
     # Generate into moves, then keep the legal ones at the front (keep) or only count
     # them (not keep: perft's last ply). Called with a constant keep, so the compiler
-    # makes two specialised copies.
+    # makes two specialised copies. A side in check goes through evasion_filter.
     cdef int n = generate_pseudo(b, moves)
     cdef int k = b.piece_square[16 + 16 * b.side]
     cdef unsigned char hot[256]
@@ -295,6 +350,8 @@ cdef inline int legal_filter(BoardState* b, int* moves, bint keep) noexcept nogi
     if not k:
         return 0    # no king: only an empty Board() that was never loaded
     checked = mark_threats(b, k, hot)
+    if unlikely(checked):
+        return evasion_filter(b, moves, n, k, keep)
     for i in range(n):
         mv = moves[i]
         ok = not (hot[mv & 255] | hot[mv >> 8]) or is_legal_pseudo(b, mv, k, checked)
