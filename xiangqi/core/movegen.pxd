@@ -296,21 +296,47 @@ cdef inline bint is_legal_pseudo(BoardState* b, int mv, int k, bint checked) noe
 
 cdef inline int evasion_filter(BoardState* b, int* moves, int n, int k,
                                bint keep) noexcept nogil:
-    # legal_filter's loop for a side in check (king on k): each of the n pseudo-legal
-    # moves is made and tested, but a move of another piece changes the rays from k
-    # only in the directions of its two squares, so the other directions keep what
-    # they were before it (rays[i], asked once here) and only the pawns, the horses and
-    # those directions are tested again. King moves get the full in_check.
+    # legal_filter's loop for a side in check (king on k). A move of another piece
+    # ends the check only if it touches a square of every attack on k: the points
+    # from k to an attacking rook, king or cannon (screens included), an attacking
+    # horse and its leg, an attacking pawn (marked in `part`, as in_check finds the
+    # attacks): any other such move is illegal unmade. The rest are made and tested,
+    # but a move changes the rays from k only in the directions of its two squares, so
+    # the other directions keep what they were before it (rays[i], asked once here)
+    # and only the pawns, the horses and those directions are tested again. King
+    # moves get the full in_check.
     cdef int opp = 32 - 16 * b.side, side = b.side
     cdef unsigned char rays[4]
-    cdef int i, j, kept = 0, mv, frm, to, cap, d_from, d_to, d
+    cdef unsigned char part[256]
+    cdef int i, j, kept = 0, mv, frm, to, cap, d_from, d_to, d, p, q
     cdef bint attacked
+    memset(part, 0, 256)
     for j in range(4):
-        rays[j] = line_attacked(b, k, ROOK_DIRS[j], opp)
+        d = ROOK_DIRS[j]
+        rays[j] = line_attacked(b, k, d, opp)
+        if rays[j]:
+            p = first_piece(b.squares, k, d)
+            if not (is_piece(b.squares[p], opp, 7, 2) or b.squares[p] == opp):
+                p = first_piece(b.squares, p, d)    # a cannon, past its screen
+            q = k
+            while q != p:
+                q += d
+                part[q] = 1
+    for j in range(8):
+        p = k - HORSE_STEPS[j]
+        if is_piece(b.squares[p], opp, 5, 2) and not b.squares[k + HORSE_CHECK_LEGS[j]]:
+            part[p] = 1
+            part[k + HORSE_CHECK_LEGS[j]] = 1
+    for j in range(3):
+        q = k - PAWN_STEPS[1 - side][2] if j == 2 else k - 1 + 2 * j
+        if is_piece(b.squares[q], opp, 11, 5):
+            part[q] = 1
     for i in range(n):
         mv = moves[i]
         frm = mv & 255
         to = mv >> 8
+        if frm != k and not (part[frm] | part[to]):
+            continue                # the check stands: illegal
         cap = make_move(b, mv)
         if frm == k:
             attacked = in_check(b, side)
