@@ -91,6 +91,7 @@ HOT: dict[str, set[str]] = {
         "play_on_line",
         "mate_line",
         "mate_search",
+        "shorter_mate",
         "dfpn_mate_search",
     },
     "rl": {

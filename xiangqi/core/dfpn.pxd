@@ -14,14 +14,15 @@
 #   play_on_line(s, ply, mv)      make mv, recording the line's next key, check, clock
 #   mate_line(s, found, line, &length)   the line of a mate proven to take found plies
 #   mate_search(s, max_plies, line, &length, &proven)   iterative deepening, then the line
-#   dfpn_mate_search(s, max_plies, line, &length, &proven)   df-pn proof, full-width
-#                                 disproof of a shorter mate, then the line
+#   shorter_mate(s, d, &length)   a mate within d? solve and df-pn in turns, budgets doubling
+#   dfpn_mate_search(s, max_plies, line, &length, &proven)   df-pn proof, disproof of a
+#                                 shorter mate (shorter_mate), then the line
 
 from libc.stdint cimport uint64_t
 
 from xiangqi.core.mate cimport (
-    CAPTURE, CHECK, ESCAPE, FAIL, FAIL_PATH, FIRST, MATE_VALUE, REPEAT, SKIP, STOP, WIN,
-    WIN_PATH, DfpnEntry, MateFrame, MateSearch, TTEntry, gives_check, judge_return,
+    CAPTURE, CHECK, ESCAPE, FAIL, FAIL_PATH, FIRST, MATE_VALUE, REPEAT, SKIP, STOP,
+    STOP_LIMIT, WIN, WIN_PATH, DfpnEntry, MateFrame, MateSearch, TTEntry, gives_check, judge_return,
     move_rule_at, solve, tick, tt_entry, tt_store,
 )
 from xiangqi.core.movegen cimport count_legal_moves, generate_legal_moves
@@ -50,12 +51,16 @@ from xiangqi.core.zobrist cimport key_after_move
 # df-pn table (DfpnEntry, keyed by the position and d), which only steers the search.
 #
 # The initial numbers of a child: the attacker's move gets pn = the defender's reply
-# count (a check with few replies first), dn = 1; the defender's reply pn = dn = 1.
+# count (a check with few replies first), dn = 1; the defender's reply pn = 1 and dn =
+# 1, or for a check the attacker's reply count + 1 (a check that leaves the attacker
+# few moves is the likeliest refutation: on the deepest real puzzles it cut df-pn's
+# disproofs by up to ten times).
 
 cdef enum:
     PN_INF = 0x3FFFFFFF     # a final number (pn of a disproven node, dn of a proven one)
     OPEN = 4                # mid's result: neither proven nor disproven yet
     DFPN_LEAF = 3           # mid hands a node of at most this many plies to solve
+    DISPROOF_FIRST = 1 << 19    # shorter_mate's first budget (nodes) for solve
 
 cdef inline uint64_t depth_salt(int d) noexcept nogil:
     return <uint64_t>(d + 1) * 0x9E3779B97F4A7C15ULL
@@ -171,6 +176,8 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
             if d == 1 or (s.checks_only and not checks):
                 unmake_move(b, mv, cap)
                 continue
+        elif checks:
+            replies = count_legal_moves(b)  # the attacker's evasions
         child = key_after_move(key, pc, mv & 255, mv >> 8, cap)
         s.checked[ply + 1] = checks
         verdict = judge_return(s, ply + 1, child)
@@ -197,7 +204,7 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
         else:
             f.score[kept] = 0
         f.pn[kept] = <unsigned int>replies if attacker else 1
-        f.dn[kept] = 1
+        f.dn[kept] = 1 if attacker or not checks else <unsigned int>(replies + 1)
         child_numbers(s, f, kept, d - 1, bound)
         kept += 1
     f.n = kept
@@ -439,15 +446,41 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
         d += 2
     return FAIL
 
+cdef inline int shorter_mate(MateSearch* s, int d, int* length) noexcept nogil:
+    # Is there a mate within d plies from the root? WIN (length: a bound on its length,
+    # at most d), FAIL or FAIL_PATH, or STOP. The full-width search and df-pn take turns
+    # on the same question, each round with twice the nodes of the last (df-pn twice
+    # the full-width search's), until one answers: what either proves stays in the
+    # tables for the other and for the next round, and df-pn's open numbers too. On
+    # xiangqibench the full-width search answers within its first budget; on the
+    # deepest real puzzles of benchmarks/mate_suite.py --deep one or the other is
+    # faster by up to a hundred times, and which one depends on the position.
+    cdef long long limit = s.limit, budget = DISPROOF_FIRST
+    cdef int r, turn
+    while True:
+        for turn in range(2):
+            s.limit = min(limit, s.nodes + (budget << turn))
+            if turn == 0:
+                r = solve(s, s.root, d)
+                length[0] = d
+            else:
+                r = dfpn(s, s.root, d, length)
+            if r != STOP:
+                s.limit = limit
+                return r
+            if s.stop != STOP_LIMIT or s.nodes >= limit:
+                s.limit = limit         # the caller's limit, a signal or a stop request
+                return STOP
+            s.stop = 0                  # only this turn's budget: the other's turn
+        budget *= 2
+
 cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* length,
                                  int* proven) noexcept nogil:
     # mate_search's contract: prove by df-pn a mate within max_plies whose proof takes
-    # L plies (or prove there is none: FAIL); then disprove a mate within L - 2 by the
-    # full-width search (solve at L - 2 plies: on the deep real puzzles of
-    # benchmarks/mate_suite.py --deep it visited a fraction of the nodes df-pn's own
-    # disproof did), or find one and go on from L - 2; then the line (mate_line).
-    # proven[0] stays 0 until a disproof ends.
-    cdef int r, found = 0
+    # L plies (or prove there is none: FAIL); then disprove a mate within L - 2
+    # (shorter_mate), or find one and go on from its length; then the line
+    # (mate_line). proven[0] stays 0 until a disproof ends.
+    cdef int r, found = 0, shorter = 0
     cdef long long budget = s.limit
     proven[0] = 0
     length[0] = 0
@@ -458,12 +491,12 @@ cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* l
         proven[0] = max_plies
         return FAIL
     while found > 1:
-        r = solve(s, s.root, found - 2)
+        r = shorter_mate(s, found - 2, &shorter)
         if r == STOP:
             return STOP
         if r == FAIL or r == FAIL_PATH:
             proven[0] = found - 2
             break
-        found -= 2                      # a mate within found - 2: try shorter still
+        found = shorter                 # a mate within found - 2: try shorter still
     s.limit = s.nodes + budget          # reading the line: as many nodes again
     return mate_line(s, found, line, length)
