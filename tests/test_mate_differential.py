@@ -23,8 +23,6 @@ import pytest
 MATE_IN_2 = "3k5/8P/9/7R1/9/4H4/9/9/6p2/4KA3 w - - 0 1"
 LINE = "e4c3 d9d8 h6d6"
 
-EVEN_PLIES = "df-pn with an even max_plies crashes the interpreter or hangs (heap corruption)"
-
 
 def run_child(code: str) -> subprocess.CompletedProcess[str]:
     """Run code in a fresh interpreter; its stdout, or a failure that names the signal."""
@@ -38,7 +36,6 @@ def run_child(code: str) -> subprocess.CompletedProcess[str]:
     return done
 
 
-@pytest.mark.xfail(strict=True, reason=EVEN_PLIES)
 @pytest.mark.parametrize("plies", [10, 12])
 def test_find_mate_at_an_even_max_plies_answers_as_one_less(plies: int) -> None:
     # "auto" runs df-pn from 9 plies: every even max_plies from 10 on crashed (SIGSEGV,
@@ -53,7 +50,6 @@ def test_find_mate_at_an_even_max_plies_answers_as_one_less(plies: int) -> None:
     assert run_child(code).stdout.split("\n")[:5] == [LINE] * 5
 
 
-@pytest.mark.xfail(strict=True, reason=EVEN_PLIES)
 def test_find_mates_at_an_even_max_plies_answers_as_one_less() -> None:
     code = (
         "import xiangqi\n"
@@ -63,7 +59,6 @@ def test_find_mates_at_an_even_max_plies_answers_as_one_less() -> None:
     assert run_child(code).stdout.strip() == repr([LINE] * 4)
 
 
-@pytest.mark.xfail(strict=True, reason=EVEN_PLIES)
 @pytest.mark.parametrize("plies", [4, 6, 8])
 def test_dfpn_method_at_an_even_max_plies_answers_as_one_less(plies: int) -> None:
     # method="dfpn" forced below the "auto" threshold: the same defect at 4, 6 and 8.

@@ -66,6 +66,9 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     (iterative deepening, full width) or "auto" (id up to 8 plies, df-pn from 9).
     """
     cdef int plies = check_int(max_plies, "max_plies", 1, MATE_MAX_PLIES)
+    # A mate ends with the attacker's move: its length is odd, so a mate within an even
+    # max_plies is one within max_plies - 1, and the searches take an odd length.
+    cdef int odd = plies - 1 + (plies & 1)
     cdef long long limit = 1LL << 62
     cdef int bits, dbits, status, length = 0, proven = 0, i, size, megabytes
     cdef bint use_dfpn
@@ -131,9 +134,9 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         s.keys[root] = key_from_scratch(s.b.squares, s.b.side)
         with nogil:
             if use_dfpn:
-                status = dfpn_mate_search(&s, plies, line, &length, &proven)
+                status = dfpn_mate_search(&s, odd, line, &length, &proven)
             else:
-                status = mate_search(&s, plies, line, &length, &proven)
+                status = mate_search(&s, odd, line, &length, &proven)
     finally:
         free(s.table)
         free(s.dtable)
@@ -147,7 +150,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         return 1, [public_code(line[i])
                    for i in range(length)], s.nodes, proven
     if status == FAIL:
-        return 0, None, s.nodes, proven
+        return 0, None, s.nodes, plies  # none within odd: none within plies either
     if status == STOP:
         return -1, None, s.nodes, proven
     raise RuntimeError("mate search lost its line (a bug: please report it)")

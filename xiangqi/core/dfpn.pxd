@@ -352,6 +352,8 @@ cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noex
     cdef int d = found, ply = s.root, mv, i, n, cap, r, r2, verdict, chosen
     cdef MateFrame* f
     cdef TTEntry* e
+    if not found & 1:
+        return -2                       # a mate's length is odd (the callers' contract)
     while True:
         # The root's move is the caller's proof's (s.frames[root].best, proven to mate
         # within found: the table may not hold it, when the proof used the line).
@@ -476,8 +478,9 @@ cdef inline int shorter_mate(MateSearch* s, int d, int* length) noexcept nogil:
 
 cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* length,
                                  int* proven) noexcept nogil:
-    # mate_search's contract: prove by df-pn a mate within max_plies whose proof takes
-    # L plies (or prove there is none: FAIL); then disprove a mate within L - 2
+    # mate_search's contract (max_plies odd): prove by df-pn a mate within max_plies
+    # whose proof takes L plies (or prove there is none: FAIL); then disprove a mate
+    # within L - 2
     # (shorter_mate), or find one and go on from its length; then the line
     # (mate_line). proven[0] stays 0 until a disproof ends.
     cdef int r, found = 0, shorter = 0
