@@ -371,10 +371,29 @@ cdef inline bint tick(MateSearch* s) noexcept nogil:
     return 0
 
 cdef inline void sort_moves(MateFrame* f) noexcept nogil:
-    # Insertion sort by score, highest first (stable: the generator's order breaks ties).
-    cdef int i, j, mv, sc
+    # Stable sort by score, highest first (the generator's order breaks ties). Scores
+    # are never negative and most moves score 0 (quiet): those keep their order at the
+    # end, and only the others (checks, captures, the table move) are sorted, by
+    # insertion, so a crowded board's sixty quiet moves cost one pass, not a quadratic.
+    cdef int quiet_moves[MAX_MOVES]
+    cdef unsigned char quiet_check[MAX_MOVES]
+    cdef int i, j, k = 0, z = 0, mv, sc
     cdef unsigned char ch
-    for i in range(1, f.n):
+    for i in range(f.n):
+        if f.score[i]:
+            f.moves[k] = f.moves[i]
+            f.score[k] = f.score[i]
+            f.check[k] = f.check[i]
+            k += 1
+        else:
+            quiet_moves[z] = f.moves[i]
+            quiet_check[z] = f.check[i]
+            z += 1
+    for i in range(z):
+        f.moves[k + i] = quiet_moves[i]
+        f.score[k + i] = 0
+        f.check[k + i] = quiet_check[i]
+    for i in range(1, k):
         mv = f.moves[i]
         sc = f.score[i]
         ch = f.check[i]
