@@ -75,7 +75,6 @@ HOT: dict[str, set[str]] = {
         "move_rule_at",
         "gives_check",
         "grown_table",
-        "grown_dtable",
         "grow_tables",
         "tick",
         "sort_moves",

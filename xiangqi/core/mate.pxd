@@ -10,7 +10,7 @@
 #   perpetual_check(s, first, last)   does that span make the defender check forever?
 #   judge_return(s, ply, key)     what the repetition rules let the move to ply do
 #   gives_check(s, mv)            after mv: is the side to move in check?
-#   grown_table, grown_dtable     a table doubled, its entries moved
+#   grown_table(old, mask, size)  a table doubled, its entries moved
 #   grow_tables(s)                double the tables (up to hash_mb) as the search grows
 #   tick(s)                       count a node; stop at the node limit, on a signal or
 #                                 when poll_stop says so
@@ -97,6 +97,7 @@
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy
 
 from xiangqi.core.movegen cimport (
     count_legal_moves, generate_legal_moves, in_check, move_checks,
@@ -302,26 +303,20 @@ cdef inline bint gives_check(MateSearch* s, int mv) noexcept nogil:
         return in_check(&s.b, s.b.side)
     return move_checks(&s.b, mv & 255, mv >> 8)
 
-cdef inline TTEntry* grown_table(TTEntry* old, uint64_t mask) noexcept nogil:
-    # A table twice the size of old (mask + 1 entries) holding old's entries, or NULL
-    # when the memory is not there. No two old entries meet in one new slot: an entry at
-    # i moves to i or i + mask + 1, as one more bit of its key says.
-    cdef TTEntry* new = <TTEntry*>calloc(2 * (mask + 1), sizeof(TTEntry))
-    cdef uint64_t i
+cdef inline void* grown_table(void* old, uint64_t mask, size_t size) noexcept nogil:
+    # A table twice the size of old (mask + 1 entries of size bytes, TTEntry or
+    # DfpnEntry: each begins with its uint64_t key, 0 in an empty slot) holding old's
+    # entries, or NULL when the memory is not there. No two old entries meet in one new
+    # slot: an entry at i moves to i or i + mask + 1, as one more bit of its key says.
+    cdef char* new = <char*>calloc(2 * (mask + 1), size)
+    cdef const char* entry
+    cdef uint64_t i, key
     if new != NULL:
         for i in range(mask + 1):
-            if old[i].mate or old[i].nomate:
-                new[old[i].key & (2 * mask + 1)] = old[i]
-    return new
-
-cdef inline DfpnEntry* grown_dtable(DfpnEntry* old, uint64_t mask) noexcept nogil:
-    # grown_table for df-pn's numbers (an entry in use has a number above 0).
-    cdef DfpnEntry* new = <DfpnEntry*>calloc(2 * (mask + 1), sizeof(DfpnEntry))
-    cdef uint64_t i
-    if new != NULL:
-        for i in range(mask + 1):
-            if old[i].pn or old[i].dn:
-                new[old[i].key & (2 * mask + 1)] = old[i]
+            entry = <const char*>old + i * size
+            key = (<const uint64_t*>entry)[0]
+            if key:
+                memcpy(new + (key & (2 * mask + 1)) * size, entry, size)
     return new
 
 cdef inline void grow_tables(MateSearch* s) noexcept nogil:
@@ -332,7 +327,7 @@ cdef inline void grow_tables(MateSearch* s) noexcept nogil:
     cdef TTEntry* t
     cdef DfpnEntry* dt
     if s.mask < s.max_mask:
-        t = grown_table(s.table, s.mask)
+        t = <TTEntry*>grown_table(s.table, s.mask, sizeof(TTEntry))
         if t == NULL:
             s.max_mask = s.mask
         else:
@@ -340,7 +335,7 @@ cdef inline void grow_tables(MateSearch* s) noexcept nogil:
             s.table = t
             s.mask = 2 * s.mask + 1
     if s.dtable != NULL and s.dmask < s.max_dmask:
-        dt = grown_dtable(s.dtable, s.dmask)
+        dt = <DfpnEntry*>grown_table(s.dtable, s.dmask, sizeof(DfpnEntry))
         if dt == NULL:
             s.max_dmask = s.dmask
         else:
