@@ -8,7 +8,9 @@ XQF files, as gathered in /work/shared/data/mates/dev.jsonl; the positions are f
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from conftest import line_iccs, played
@@ -18,6 +20,7 @@ from test_mate_repetition import MATE, SHUFFLE, SHUFFLED_FEN, shuffled_games
 import xiangqi
 from xiangqi import Move, Position, Termination, _core
 from xiangqi.engine import Limit, Mate, SimpleEngine
+from xiangqi.puzzles import position_of
 
 #: 11 plies, from a real puzzle (dev.jsonl's 33rd), where df-pn needs fewer nodes than
 #: the iterative deepening (about 165,000 against 489,000 when written;
@@ -25,6 +28,11 @@ from xiangqi.engine import Limit, Mate, SimpleEngine
 DEEP = ["4kab2/3Pa4/4b4/1N1N5/9/9/5p3/4B3n/3p4p/5K2c w - - 0 1"]
 #: Another real puzzle of 11 plies (dev.jsonl's 36th), solved fast either way.
 PUZZLE = "5k3/4a1P2/3ab4/3N5/2b6/6R2/9/9/2r2p3/3AKAB1c w - - 0 1"
+
+
+#: xiangqibench 0.1.1's cases (tests/data/xiangqibench, MIT; lengths verified by Pikafish).
+SUITE_FILE = Path(__file__).resolve().parent / "data" / "xiangqibench" / "cases.jsonl"
+SUITE = [json.loads(line) for line in SUITE_FILE.read_text().splitlines() if line.strip()]
 
 
 def search(pos: Position, plies: int, method: str) -> tuple[int, list[int] | None]:
@@ -193,3 +201,20 @@ def test_the_table_size_changes_no_answer(hash_mb: int) -> None:
     assert line is not None and len(line) == 11
     batch = xiangqi.find_mates([pos, played(SHUFFLED_FEN, SHUFFLE)], 11, hash_mb=hash_mb)
     assert [len(answer) for answer in batch] == [11, 3]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("hash_mb", [1, 64])
+def test_tables_that_grow_answer_as_the_suite_states(hash_mb: int) -> None:
+    # xiangqibench's two heaviest cases visit hundreds of thousands of positions: the
+    # tables start at 4,096 entries and double many times (at hash_mb 1 they stop at
+    # 16,384); the lengths are the suite's (verified by Pikafish) and each line mates.
+    cases = {c["id"]: c for c in SUITE}
+    for name in ("xq_shi_qing_ya_qu_402", "xq_shi_qing_ya_qu_117"):
+        case = cases[name]
+        pos = position_of(str(case["fen"]))
+        line = pos.find_mate(int(case["win_in_plies"]), hash_mb=hash_mb)
+        assert line is not None and len(line) == case["win_in_plies"]
+        for move in line:
+            pos.push(move)
+        outcome = pos.outcome()
+        assert outcome is not None and outcome.termination is Termination.CHECKMATE
