@@ -19,6 +19,9 @@ import sys
 
 import pytest
 
+import xiangqi
+from xiangqi import Position
+
 #: The docs' mate in two (docs/mates.md), 3 plies; Fairy-Stockfish agrees.
 MATE_IN_2 = "3k5/8P/9/7R1/9/4H4/9/9/6p2/4KA3 w - - 0 1"
 LINE = "e4c3 d9d8 h6d6"
@@ -72,3 +75,31 @@ def test_dfpn_method_at_an_even_max_plies_answers_as_one_less(plies: int) -> Non
         "    print(status, ' '.join(str(MOVE_OF_CODE[code]) for code in line))\n"
     )
     assert run_child(code).stdout.split("\n")[:5] == [f"1 {LINE}"] * 5
+
+
+#: xiangqibench's xq_shi_qing_ya_qu_014: a mate in 11 plies (the suite's engine), so
+#: none within 9. fc1a391's iterative deepening proved that in 26,887 nodes; df-pn from
+#: 9 plies (a75b8a4) took 251,380, and 316,603 at 37bab9c (iterative deepening there:
+#: 25,810).
+NO_MATE_IN_9 = "r1b1k4/c1PPaRc2/r2ab3n/4C4/7RC/9/9/9/4p4/3K5 w - - 0 1"
+#: xiangqibench's xq_shi_qing_ya_qu_321: Fairy-Stockfish's "mate 4" (7 plies). fc1a391
+#: found it at max_plies 9 in 56,684 nodes; 881,424 at 37bab9c (iterative deepening
+#: there: 77,916).
+MATE_IN_7 = "3ak4/3RaP1N1/5c1Cc/9/1rb6/9/9/5C3/1p2r1p2/3K5 w - - 0 1"
+
+SLOWER_AT_9 = (
+    "max_plies 9 runs df-pn: on these positions it needs over ten times the nodes "
+    "fc1a391's iterative deepening needed (the differential run: 2.4 times as many "
+    "nodes, or more, where there is no mate within 9)"
+)
+
+
+@pytest.mark.xfail(strict=True, raises=xiangqi.SearchLimitReached, reason=SLOWER_AT_9)
+def test_no_mate_within_9_is_proven_within_four_times_the_old_nodes() -> None:
+    assert Position(NO_MATE_IN_9).find_mate(9, node_limit=100_000) is None
+
+
+@pytest.mark.xfail(strict=True, raises=xiangqi.SearchLimitReached, reason=SLOWER_AT_9)
+def test_a_mate_in_7_at_max_plies_9_is_found_within_four_times_the_old_nodes() -> None:
+    line = Position(MATE_IN_7).find_mate(9, node_limit=200_000)
+    assert line is not None and len(line) == 7
