@@ -451,17 +451,17 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
 cdef inline int shorter_mate(MateSearch* s, int d, int* length) noexcept nogil:
     # Is there a mate within d plies from the root? WIN (length: a bound on its length,
     # at most d), FAIL or FAIL_PATH, or STOP. The full-width search and df-pn take turns
-    # on the same question, each round with twice the nodes of the last (df-pn twice
+    # on the same question, each round with twice the nodes of the last (df-pn four times
     # the full-width search's), until one answers: what either proves stays in the
     # tables for the other and for the next round, and df-pn's open numbers too. On
     # xiangqibench the full-width search answers within its first budget; on the
     # deepest real puzzles of benchmarks/mate_suite.py --deep one or the other is
-    # faster by up to a hundred times, and which one depends on the position.
+    # faster by tens of times, and which one depends on the position.
     cdef long long limit = s.limit, budget = DISPROOF_FIRST
     cdef int r, turn
     while True:
         for turn in range(2):
-            s.limit = min(limit, s.nodes + (budget << turn))
+            s.limit = min(limit, s.nodes + (budget << (2 * turn)))
             if turn == 0:
                 r = solve(s, s.root, d)
                 length[0] = d
