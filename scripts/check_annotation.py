@@ -90,7 +90,7 @@ HOT: dict[str, set[str]] = {
         "play_on_line",
         "mate_line",
         "mate_search",
-        "shorter_mate",
+        "mate_within",
         "dfpn_mate_search",
     },
     "rl": {

@@ -14,9 +14,9 @@
 #   play_on_line(s, ply, mv)      make mv, recording the line's next key, check, clock
 #   mate_line(s, found, line, &length)   the line of a mate proven to take found plies
 #   mate_search(s, max_plies, line, &length, &proven)   iterative deepening, then the line
-#   shorter_mate(s, d, &length)   a mate within d? solve and df-pn in turns, budgets doubling
-#   dfpn_mate_search(s, max_plies, line, &length, &proven)   df-pn proof, disproof of a
-#                                 shorter mate (shorter_mate), then the line
+#   mate_within(s, d, &length, &exact, ...)   a mate within d? deepening, df-pn in turns
+#   dfpn_mate_search(s, max_plies, line, &length, &proven)   a mate, no shorter one, the
+#                                 line
 
 from libc.stdint cimport uint64_t
 
@@ -60,7 +60,9 @@ cdef enum:
     PN_INF = 0x3FFFFFFF     # a final number (pn of a disproven node, dn of a proven one)
     OPEN = 4                # mid's result: neither proven nor disproven yet
     DFPN_LEAF = 3           # mid hands a node of at most this many plies to solve
-    DISPROOF_FIRST = 1 << 19    # shorter_mate's first budget (nodes) for solve
+    PROOF_FIRST = 1 << 14       # mate_within's first budget (nodes) for the deepening
+    PROOF_DFPN = 2              # ... and df-pn's, as a multiple of it
+    DISPROOF_FIRST = 1 << 19    # ... and for it in the disproof of a shorter mate
 
 cdef inline uint64_t depth_salt(int d) noexcept nogil:
     return <uint64_t>(d + 1) * 0x9E3779B97F4A7C15ULL
@@ -448,25 +450,40 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
         d += 2
     return FAIL
 
-cdef inline int shorter_mate(MateSearch* s, int d, int* length) noexcept nogil:
-    # Is there a mate within d plies from the root? WIN (length: a bound on its length,
-    # at most d), FAIL or FAIL_PATH, or STOP. The full-width search and df-pn take turns
-    # on the same question, each round with twice the nodes of the last (df-pn four times
-    # the full-width search's), until one answers: what either proves stays in the
-    # tables for the other and for the next round, and df-pn's open numbers too. On
-    # xiangqibench the full-width search answers within its first budget; on the
-    # deepest real puzzles of benchmarks/mate_suite.py --deep one or the other is
-    # faster by tens of times, and which one depends on the position.
-    cdef long long limit = s.limit, budget = DISPROOF_FIRST
-    cdef int r, turn
+cdef inline int mate_within(MateSearch* s, int d, int* length, bint* exact,
+                            long long solve_budget, long long dfpn_budget,
+                            bint deepen) noexcept nogil:
+    # Is there a mate within d plies from the root? WIN (length: its length, exact[0]
+    # set when no shorter one exists, else a bound), FAIL or FAIL_PATH, or STOP. The
+    # iterative deepening (solve at 1, 3, ... plies: its first mate is the shortest)
+    # and df-pn take turns on the same question (df-pn first when dfpn_first), each
+    # with its budget of nodes, both doubled every round, until one answers: the
+    # deepening goes on from the depth it had reached, and what either proves stays in
+    # the tables for the other, and df-pn's open numbers too. Which one answers first
+    # depends on the position, by tens of times: df-pn finds deep mates of checks in a
+    # few thousand nodes; the deepening finds shallow mates, and disproves most mates
+    # faster (on xiangqibench, and where there is no mate at all).
+    cdef long long limit = s.limit
+    cdef int r, turn, depth = 1
+    exact[0] = 0
     while True:
         for turn in range(2):
-            s.limit = min(limit, s.nodes + (budget << (2 * turn)))
-            if turn == 0:
-                r = solve(s, s.root, d)
-                length[0] = d
-            else:
+            if turn == 1:
+                s.limit = min(limit, s.nodes + dfpn_budget)
                 r = dfpn(s, s.root, d, length)
+            else:
+                s.limit = min(limit, s.nodes + solve_budget)
+                if not deepen:
+                    depth = d
+                r = FAIL
+                while depth <= d:
+                    r = solve(s, s.root, depth)
+                    if r != FAIL and r != FAIL_PATH:
+                        break
+                    depth += 2
+                if r == WIN or r == WIN_PATH:
+                    length[0] = depth
+                    exact[0] = deepen
             if r != STOP:
                 s.limit = limit
                 return r
@@ -474,32 +491,38 @@ cdef inline int shorter_mate(MateSearch* s, int d, int* length) noexcept nogil:
                 s.limit = limit         # the caller's limit, a signal or a stop request
                 return STOP
             s.stop = 0                  # only this turn's budget: the other's turn
-        budget *= 2
+        solve_budget *= 2
+        dfpn_budget *= 2
+
 
 cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* length,
                                  int* proven) noexcept nogil:
-    # mate_search's contract (max_plies odd): prove by df-pn a mate within max_plies
-    # whose proof takes L plies (or prove there is none: FAIL); then disprove a mate
-    # within L - 2
-    # (shorter_mate), or find one and go on from its length; then the line
-    # (mate_line). proven[0] stays 0 until a disproof ends.
+    # mate_search's contract (max_plies odd): a mate within max_plies (mate_within: the
+    # deepening first, df-pn in turns with four times its nodes), or none (FAIL); if
+    # df-pn found it, its proof's length L may not be the shortest: then no mate
+    # within L - 2 (mate_within again), or a shorter one and on from there; then the
+    # line (mate_line). proven[0] stays 0 until a disproof ends.
     cdef int r, found = 0, shorter = 0
+    cdef bint exact = 0
     cdef long long budget = s.limit
     proven[0] = 0
     length[0] = 0
-    r = dfpn(s, s.root, max_plies, &found)
+    r = mate_within(s, max_plies, &found, &exact, PROOF_FIRST, PROOF_DFPN * PROOF_FIRST, 1)
     if r == STOP:
         return STOP
     if r == FAIL or r == FAIL_PATH:
         proven[0] = max_plies
         return FAIL
-    while found > 1:
-        r = shorter_mate(s, found - 2, &shorter)
+    while found > 1 and not exact:
+        r = mate_within(s, found - 2, &shorter, &exact, DISPROOF_FIRST, 4 * DISPROOF_FIRST,
+                        0)
+        exact = 0                       # (a bound from solve at found - 2 or df-pn)
         if r == STOP:
             return STOP
         if r == FAIL or r == FAIL_PATH:
-            proven[0] = found - 2
+            exact = 1
             break
         found = shorter                 # a mate within found - 2: try shorter still
+    proven[0] = found - 2 if found > 2 else 0
     s.limit = s.nodes + budget          # reading the line: as many nodes again
     return mate_line(s, found, line, length)
