@@ -159,7 +159,10 @@ def run(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0].replace("\n", " "),
+        epilog="Run with no options for the xiangqibench table alone.",
+    )
     parser.add_argument("--download", action="store_true", help="cases from the PyPI wheel")
     parser.add_argument("--fairy", help="also run this Fairy-Stockfish's `go mate N`")
     parser.add_argument("--checks-only", action="store_true", help="the attacker only checks")
@@ -167,7 +170,13 @@ def main() -> int:
     parser.add_argument("--deep", help="also these deep mates (JSON lines: fen, plies)")
     parser.add_argument("--node-limit", type=int, default=None, help="per search")
     parser.add_argument("--hash-mb", type=int, default=64, help="tables per search (MB)")
-    parser.add_argument("--method", default="auto", choices=["auto", "dfpn", "id"])
+    parser.add_argument(
+        "--method",
+        default="auto",
+        choices=["auto", "dfpn", "id"],
+        help="auto: as find_mate; dfpn: df-pn and the deepening in turns at every length; "
+        "id: iterative deepening alone",
+    )
     args = parser.parse_args()
     bench = (
         download_cases()

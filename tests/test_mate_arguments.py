@@ -167,3 +167,22 @@ def test_the_command_line_answers_when_the_tables_asked_for_do_not_fit() -> None
     done = run_capped(code, fen)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("mate in 6 (11 plies, ")
+
+
+def test_a_finished_game_with_stop_already_set_has_no_mate() -> None:
+    # A game outcome() has ended has no mate: None, proven without a search, whether
+    # or not stop was set before (a newcomer's finding: it raised SearchLimitReached).
+    import threading
+
+    from xiangqi import Position, Termination
+
+    mated = Position("R3k4/7R1/9/9/9/9/9/9/9/3K5 b - - 1 1")  # the docs rook mate, played
+    outcome = mated.outcome()
+    assert outcome is not None and outcome.termination is Termination.CHECKMATE
+    stop = threading.Event()
+    stop.set()
+    assert mated.find_mate(5, stop=stop) is None
+    assert mated.find_mate(5, node_limit=1) is None
+    # A game still going with stop set is stopped before it begins.
+    with pytest.raises(xiangqi.SearchLimitReached):
+        Position(DOCS_MATE).find_mate(5, stop=stop)

@@ -57,10 +57,11 @@ class MateSearch:
         a few milliseconds) as at node_limit; one set already ends it before it starts.
         Ctrl-C (on the main thread) ends it too.
 
-        hash_mb: 1..65536, the megabytes the search's tables may take (allocated for
-        the search, freed when it ends). From max_plies 11 on the mate is found by a
-        proof-number search (df-pn), and the proof that none is shorter is a df-pn
-        disproof; below, by iterative deepening.
+        hash_mb: 1..65536, the megabytes the search's tables may take (they start at
+        64 KB, double as the search grows, and are freed when it ends). Up to
+        max_plies 8 the search is iterative deepening; from 9 on, iterative deepening
+        and a proof-number search (df-pn) take turns, and where df-pn found the mate,
+        the two take turns again to prove that none is shorter.
 
         Raises:
             SearchLimitReached: node_limit (positions visited) was reached, or stop was
@@ -77,7 +78,7 @@ class MateSearch:
         board = self._board
         if board.in_check(1 - board.side):
             raise ValueError(f"the side not to move is in check: {self.fen()!r}")
-        if stop is not None and stop.is_set():
+        if stop is not None and stop.is_set() and not board.outcome():
             raise SearchLimitReached(0, 0)  # asked to stop before it began
         status, line, nodes, proven = _core.find_mate(
             board, plies, checks_only, limit, stop, megabytes
