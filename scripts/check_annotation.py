@@ -75,6 +75,7 @@ HOT: dict[str, set[str]] = {
         "move_rule_at",
         "gives_check",
         "grown_table",
+        "grow_table",
         "grow_tables",
         "tick",
         "sort_moves",

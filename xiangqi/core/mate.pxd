@@ -11,6 +11,7 @@
 #   judge_return(s, ply, key)     what the repetition rules let the move to ply do
 #   gives_check(s, mv)            after mv: is the side to move in check?
 #   grown_table(old, mask, size)  a table doubled, its entries moved
+#   grow_table(&table, &mask, &max_mask, size)   double one table, unless at its bound
 #   grow_tables(s)                double the tables (up to hash_mb) as the search grows
 #   tick(s)                       count a node; stop at the node limit, on a signal or
 #                                 when poll_stop says so
@@ -319,29 +320,28 @@ cdef inline void* grown_table(void* old, uint64_t mask, size_t size) noexcept no
                 memcpy(new + (key & (2 * mask + 1)) * size, entry, size)
     return new
 
+cdef inline void grow_table(void** table, uint64_t* mask, uint64_t* max_mask,
+                            size_t size) noexcept nogil:
+    # Double *table (entries of size bytes) in place of the old one, unless it is at
+    # *max_mask already; where the memory is not there, *max_mask becomes *mask.
+    cdef void* grown
+    if mask[0] < max_mask[0]:
+        grown = grown_table(table[0], mask[0], size)
+        if grown == NULL:
+            max_mask[0] = mask[0]
+        else:
+            free(table[0])
+            table[0] = grown
+            mask[0] = 2 * mask[0] + 1
+
 cdef inline void grow_tables(MateSearch* s) noexcept nogil:
     # The tables start small (a short search touches little memory) and double each
     # time the nodes visited reach twice their entries, up to hash_mb's bound; a
     # doubling the machine cannot give ends the growth (a smaller table costs time,
     # never correctness). Called by tick, between moves: no entry pointer is held.
-    cdef TTEntry* t
-    cdef DfpnEntry* dt
-    if s.mask < s.max_mask:
-        t = <TTEntry*>grown_table(s.table, s.mask, sizeof(TTEntry))
-        if t == NULL:
-            s.max_mask = s.mask
-        else:
-            free(s.table)
-            s.table = t
-            s.mask = 2 * s.mask + 1
-    if s.dtable != NULL and s.dmask < s.max_dmask:
-        dt = <DfpnEntry*>grown_table(s.dtable, s.dmask, sizeof(DfpnEntry))
-        if dt == NULL:
-            s.max_dmask = s.dmask
-        else:
-            free(s.dtable)
-            s.dtable = dt
-            s.dmask = 2 * s.dmask + 1
+    grow_table(<void**>&s.table, &s.mask, &s.max_mask, sizeof(TTEntry))
+    if s.dtable != NULL:
+        grow_table(<void**>&s.dtable, &s.dmask, &s.max_dmask, sizeof(DfpnEntry))
     if s.mask < s.max_mask or (s.dtable != NULL and s.dmask < s.max_dmask):
         s.grow_at = 2 * <long long>(s.mask if s.mask > s.dmask else s.dmask)
     else:
