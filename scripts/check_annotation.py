@@ -73,6 +73,7 @@ HOT: dict[str, set[str]] = {
         "perpetual_check",
         "judge_return",
         "move_rule_at",
+        "rule_bound",
         "gives_check",
         "grown_table",
         "grow_table",

@@ -186,3 +186,20 @@ def test_a_finished_game_with_stop_already_set_has_no_mate() -> None:
     # A game still going with stop set is stopped before it begins.
     with pytest.raises(xiangqi.SearchLimitReached):
         Position(DOCS_MATE).find_mate(5, stop=stop)
+
+
+def test_the_core_refuses_a_board_whose_side_not_to_move_is_in_check() -> None:
+    # The search's check test needs the side not to move out of check. Position refuses
+    # such a FEN; the core's find_mate refuses such a board too (Board.load takes any
+    # placement): Black's king on e9 in check from the rook on e1, Red to move.
+    from xiangqi import _core
+
+    codes = bytearray(90)
+    codes[85] = 8  # Black king, e9 (piece codes: 1 + type + 7 * colour, king first)
+    codes[13] = 5  # Red rook, e1
+    codes[3] = 1  # Red king, d0
+    board = _core.Board()
+    board.load(bytes(codes), 0)
+    assert board.in_check(1) and not board.in_check(0)
+    with pytest.raises(ValueError, match="side not to move is in check"):
+        _core.find_mate(board, 3)

@@ -62,8 +62,9 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     (16-byte entries), the rest for df-pn's open numbers (16-byte entries; df-pn only).
     They start at 4,096 entries each and double as the search visits more positions,
     up to that bound or until the machine cannot give more.
-    method: "dfpn" (a df-pn proof, then the df-pn disproof of a shorter mate), "id"
-    (iterative deepening, full width) or "auto" (id up to 8 plies, df-pn from 9).
+    method: "dfpn" (iterative deepening and df-pn in turns, for the mate and again for
+    none shorter: core/dfpn.pxd's dfpn_mate_search), "id" (iterative deepening, full
+    width, alone) or "auto" (id up to 8 plies, "dfpn" from 9).
     """
     cdef int plies = check_int(max_plies, "max_plies", 1, MATE_MAX_PLIES)
     # A mate ends with the attacker's move: its length is odd, so a mate within an even
@@ -86,6 +87,10 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         raise TypeError(f"method must be a str, got {type(method).__name__}")
     if method not in ("auto", "dfpn", "id"):
         raise ValueError(f"method must be 'auto', 'dfpn' or 'id', got {method!r}")
+    # The search's check test (move_checks) needs the side not to move out of check, as
+    # every legal position has it (Position.find_mate says so first, with the FEN).
+    if in_check(&board.st, board.st.side ^ 1):
+        raise ValueError("find_mate: the side not to move is in check")
     # A game outcome() has already ended (by any rule) has no mate to find.
     if board._outcome(DEFAULT_REPETITIONS, DEFAULT_MOVE_LIMIT, DEFAULT_RULES):
         return 0, None, 0, plies
@@ -101,7 +106,6 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         s.stop_ctx = <void*>stop    # stop, an argument, outlives the search
     s.next_poll = 1 << 15
     s.checks_only = checks_only
-    s.exact_checks = in_check(&s.b, s.b.side ^ 1)
     # The tables start at 2**MATE_TABLE_MIN_BITS entries (or their bound, if smaller)
     # and double as the search grows (core/mate.pxd's grow_tables).
     s.max_mask = (1ULL << bits) - 1
@@ -159,8 +163,8 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
 def _move_check_flags(Board board not None):
     """For the tests: for each legal move's public code (from_square * 90 + to_square),
     what the mate search's own tests say after it: (move_checks: does it give check?,
-    has_legal_move: has the other side a legal reply?), as a dict. Board.gives_check
-    and the legal move count are their second algorithms."""
+    has_legal_move: has the other side a legal reply?), as a dict; the tests hold them
+    against tests/fen_gen.py's in_check and pyffish's legal moves."""
     cdef int moves[MAX_MOVES]
     cdef int n, i, mv, cap
     cdef bint checks, replies

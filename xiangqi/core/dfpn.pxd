@@ -23,7 +23,7 @@ from libc.stdint cimport uint64_t
 from xiangqi.core.mate cimport (
     CAPTURE, CHECK, ESCAPE, FAIL, FAIL_PATH, FIRST, MATE_VALUE, REPEAT, SKIP, STOP,
     STOP_LIMIT, WIN, WIN_PATH, DfpnEntry, MateFrame, MateSearch, TTEntry, gives_check, judge_return,
-    move_rule_at, solve, tick, tt_entry, tt_store,
+    move_rule_at, rule_bound, solve, tick, tt_entry, tt_store,
 )
 from xiangqi.core.movegen cimport count_legal_moves, generate_legal_moves
 from xiangqi.core.state cimport BoardState, make_move, unmake_move
@@ -114,7 +114,7 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
     cdef int child_length
     cdef unsigned int pn, dn, second, cpn, cdn, cthpn, cthdn
     cdef bint checks, path = 0, skipped = 0, attacker = not ((ply - s.root) & 1)
-    cdef bint bound = s.clocks[ply] + d >= s.move_limit    # as in solve
+    cdef bint bound = rule_bound(s, ply, d)
     out_length[0] = 0
     if d <= DFPN_LEAF:
         # Near the leaves the full-width search is cheaper than the numbers' upkeep.
@@ -401,7 +401,7 @@ cdef inline int mate_line(MateSearch* s, int found, int* line, int* length) noex
                 if e != NULL and e.nomate >= d - 4:
                     chosen = mv
                 elif (e != NULL and e.mate and e.mate <= d - 4
-                        and s.clocks[ply + 1] + d - 4 < s.move_limit):
+                        and not rule_bound(s, ply + 1, d - 4)):
                     f.score[i] = -1     # mated sooner (solve reads the table so)
             unmake_move(&s.b, mv, cap)
             if chosen:
@@ -456,10 +456,11 @@ cdef inline int mate_within(MateSearch* s, int d, int* length, bint* exact,
     # Is there a mate within d plies from the root? WIN (length: its length, exact[0]
     # set when no shorter one exists, else a bound), FAIL or FAIL_PATH, or STOP. The
     # iterative deepening (solve at 1, 3, ... plies: its first mate is the shortest)
-    # and df-pn take turns on the same question (df-pn first when dfpn_first), each
-    # with its budget of nodes, both doubled every round, until one answers: the
-    # deepening goes on from the depth it had reached, and what either proves stays in
-    # the tables for the other, and df-pn's open numbers too. Which one answers first
+    # (deepen; else solve at d alone, a bound) and df-pn take turns on the same
+    # question, the full-width search first, each with its budget of nodes, both
+    # doubled every round, until one answers: the deepening goes on from the depth it
+    # had reached, and what either proves stays in the tables for the other, and
+    # df-pn's open numbers too. Which one answers first
     # depends on the position, by tens of times: df-pn finds deep mates of checks in a
     # few thousand nodes; the deepening finds shallow mates, and disproves most mates
     # faster (on xiangqibench, and where there is no mate at all).
@@ -498,10 +499,11 @@ cdef inline int mate_within(MateSearch* s, int d, int* length, bint* exact,
 cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* length,
                                  int* proven) noexcept nogil:
     # mate_search's contract (max_plies odd): a mate within max_plies (mate_within: the
-    # deepening first, df-pn in turns with four times its nodes), or none (FAIL); if
-    # df-pn found it, its proof's length L may not be the shortest: then no mate
-    # within L - 2 (mate_within again), or a shorter one and on from there; then the
-    # line (mate_line). proven[0] stays 0 until a disproof ends.
+    # deepening first, df-pn in turns with PROOF_DFPN times its nodes), or none
+    # (FAIL); if df-pn found it, its proof's length L may not be the shortest: then no
+    # mate within L - 2 (mate_within again: solve at L - 2, df-pn with four times its
+    # nodes), or a shorter one and on from there; then the line (mate_line).
+    # proven[0] stays 0 until the length is proven shortest.
     cdef int r, found = 0, shorter = 0
     cdef bint exact = 0
     cdef long long budget = s.limit
@@ -516,11 +518,9 @@ cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* l
     while found > 1 and not exact:
         r = mate_within(s, found - 2, &shorter, &exact, DISPROOF_FIRST, 4 * DISPROOF_FIRST,
                         0)
-        exact = 0                       # (a bound from solve at found - 2 or df-pn)
         if r == STOP:
             return STOP
         if r == FAIL or r == FAIL_PATH:
-            exact = 1
             break
         found = shorter                 # a mate within found - 2: try shorter still
     proven[0] = found - 2 if found > 2 else 0

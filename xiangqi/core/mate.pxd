@@ -13,6 +13,7 @@
 #   grown_table(old, mask, size)  a table doubled, its entries moved
 #   grow_table(&table, &mask, &max_mask, size)   double one table, unless at its bound
 #   grow_tables(s)                double the tables (up to hash_mb) as the search grows
+#   rule_bound(s, ply, d)         may the move rule end the game within d plies of ply?
 #   tick(s)                       count a node; stop at the node limit, on a signal or
 #                                 when poll_stop says so
 #   solve(s, ply, d)              attacker's node (even distance from the root): can it
@@ -101,7 +102,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy
 
 from xiangqi.core.movegen cimport (
-    count_legal_moves, generate_legal_moves, in_check, move_checks,
+    count_legal_moves, generate_legal_moves, move_checks,
 )
 from xiangqi.core.judge cimport has_legal_move
 from xiangqi.core.perft cimport SIGNAL_EVERY, poll_signals
@@ -190,7 +191,6 @@ cdef struct MateSearch:
     void* stop_ctx          # its argument (NULL poll_stop: never asked)
     bint checks_only        # the attacker plays only checks
     int stop                # 0, STOP_LIMIT or STOP_SIGNAL
-    bint exact_checks       # the root's side not to move is in check: gives_check asks in_check
 
 cdef inline TTEntry* tt_entry(MateSearch* s, uint64_t key) noexcept nogil:
     cdef TTEntry* e = &s.table[key & s.mask]
@@ -276,6 +276,12 @@ cdef inline int judge_return(const MateSearch* s, int ply, uint64_t key) noexcep
         return SKIP                     # its own loss by the rules: defend otherwise
     return ESCAPE                       # a draw, or the attacker's perpetual check loses
 
+cdef inline bint rule_bound(const MateSearch* s, int ply, int d) noexcept nogil:
+    # May the move rule end the game within d plies of ply? (A "bound" node: see the
+    # header.) What the table says is mated may not be here, and no "not mated" is
+    # stored from here.
+    return s.clocks[ply] + d >= s.move_limit
+
 cdef inline bint move_rule_at(const MateSearch* s, int ply) noexcept nogil:
     # Does the move rule end the game at ply (the side to move has a legal move)? As
     # core/material.pxd's move_rule_reached on the line: the clock reached
@@ -299,9 +305,7 @@ cdef inline bint move_rule_at(const MateSearch* s, int ply) noexcept nogil:
 cdef inline bint gives_check(MateSearch* s, int mv) noexcept nogil:
     # After mv (made): is the side to move in check? move_checks, which needs the side to
     # move not in check before the move: true after every legal move, and at the root
-    # unless the side not to move stood in check there (s.exact_checks: in_check then).
-    if s.exact_checks:
-        return in_check(&s.b, s.b.side)
+    # (the boundary refuses a root whose side not to move is in check).
     return move_checks(&s.b, mv & 255, mv >> 8)
 
 cdef inline void* grown_table(void* old, uint64_t mask, size_t size) noexcept nogil:
@@ -412,9 +416,7 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
     cdef TTEntry* e
     cdef int hint = 0, i, kept = 0, mv, cap, pc, replies = 0, r, verdict, played = 0
     cdef bint checks, path = 0, cut = 0, attacker = not ((ply - s.root) & 1)
-    # bound: the move rule may end the game within d plies (see the header): what the
-    # table says is mated may not be here, and no "not mated" is stored from here.
-    cdef bint bound = s.clocks[ply] + d >= s.move_limit
+    cdef bint bound = rule_bound(s, ply, d)
     f.n = generate_legal_moves(b, f.moves)
     if not attacker:
         if f.n == 0:
