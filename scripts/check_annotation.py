@@ -53,6 +53,9 @@ HOT: dict[str, set[str]] = {
         "move_checks",
         "mark_threats",
         "is_legal_pseudo",
+        "evasion_squares",
+        "evasion_legal",
+        "evasion_filter",
         "legal_filter",
         "generate_legal_moves",
         "count_legal_moves",
@@ -80,6 +83,7 @@ HOT: dict[str, set[str]] = {
         "grow_tables",
         "tick",
         "sort_moves",
+        "score_moves",
         "solve",
     },
     "dfpn": {

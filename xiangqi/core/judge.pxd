@@ -29,7 +29,7 @@ from libc.string cimport memset
 from xiangqi.core.attacks cimport attacks_point
 from xiangqi.core.history cimport PlyRecord
 from xiangqi.core.material cimport insufficient_material
-from xiangqi.core.movegen cimport in_check
+from xiangqi.core.movegen cimport evasion_legal, evasion_squares, in_check, move_exposes
 from xiangqi.core.state cimport OFF_BOARD, BoardState, make_move, unmake_move
 from xiangqi.core.tables cimport (
     ADVISOR_STEPS,
@@ -69,20 +69,28 @@ cdef enum:
 
 
 cdef inline bint safe_after(BoardState* b, int frm, int to, int side, int k,
-                            bint quiet) noexcept nogil:
-    # Is the pseudo-legal move frm -> to legal for side, whose king is on k? When quiet
-    # (side is not in check), a non-king move that starts and ends off the king's rank
-    # and file, and does not start on a horse-leg square next to the king, cannot expose
-    # the king (no ray through the king changes, no cannon screen appears, no horse leg
-    # opens), so it is legal without being made. Otherwise make, test, unmake.
+                            bint quiet, const unsigned char* part,
+                            const unsigned char* rays) noexcept nogil:
+    # Is the pseudo-legal move frm -> to legal for side (to move), whose king is on k?
+    # In check (not quiet), movegen's evasion_legal (part, rays: evasion_squares').
+    # Otherwise a non-king move that starts and ends off the king's rank and file, and
+    # does not start on a horse-leg square next to the king, cannot expose the king (no
+    # ray through the king changes, no cannon screen appears, no horse leg opens), so
+    # it is legal without being made; any other is made and tested: a king move by
+    # in_check, another only on the lines through its squares (move_exposes).
     cdef int d = frm - k, cap
     cdef bint attacked
-    if (quiet and frm != k and (frm ^ k) & 0xF0 and (frm ^ k) & 0x0F
+    if not quiet:
+        return evasion_legal(b, frm, to, k, part, rays)
+    if (frm != k and (frm ^ k) & 0xF0 and (frm ^ k) & 0x0F
             and (to ^ k) & 0xF0 and (to ^ k) & 0x0F
             and d != 15 and d != -15 and d != 17 and d != -17):
         return 1
     cap = make_move(b, frm | (to << 8))
-    attacked = in_check(b, side)
+    if frm != k:
+        attacked = move_exposes(b, k, frm, to)
+    else:
+        attacked = in_check(b, side)
     unmake_move(b, frm | (to << 8), cap)
     return not attacked
 
@@ -104,9 +112,13 @@ cdef inline bint has_legal_move(BoardState* b, bint checked) noexcept nogil:
     cdef int slot, p, k, to, d
     cdef int king = b.piece_square[side_tag]
     cdef bint quiet
+    cdef unsigned char part[256]
+    cdef unsigned char rays[4]
     if not king:
         return 0
     quiet = not checked
+    if checked:
+        evasion_squares(b, king, part, rays)
     for slot in range(15, -1, -1):
         p = b.piece_square[side_tag + slot]
         if not p:
@@ -116,46 +128,48 @@ cdef inline bint has_legal_move(BoardState* b, bint checked) noexcept nogil:
                 to = p + PAWN_STEPS[side][k]
                 # Forward always, sideways across the river (as movegen.generate_pseudo).
                 if ((k == 2 or not own_half(p, side)) and not (sq[to] & side_tag)
-                        and safe_after(b, p, to, side, king, quiet)):
+                        and safe_after(b, p, to, side, king, quiet, part, rays)):
                     return 1
         elif slot >= 7:             # rooks (7, 8) and cannons (9, 10)
             for k in range(4):
                 d = ROOK_DIRS[k]
                 to = p + d
                 while not sq[to]:
-                    if safe_after(b, p, to, side, king, quiet):
+                    if safe_after(b, p, to, side, king, quiet, part, rays):
                         return 1
                     to += d
                 if slot <= 8:
-                    if not (sq[to] & side_tag) and safe_after(b, p, to, side, king, quiet):
+                    if not (sq[to] & side_tag) and safe_after(b, p, to, side, king, quiet,
+                                                              part, rays):
                         return 1
                 elif sq[to] != OFF_BOARD:
                     to = first_piece(sq, to, d)     # past the screen
-                    if not (sq[to] & side_tag) and safe_after(b, p, to, side, king, quiet):
+                    if not (sq[to] & side_tag) and safe_after(b, p, to, side, king, quiet,
+                                                              part, rays):
                         return 1
         elif slot >= 5:
             for k in range(8):
                 to = p + HORSE_STEPS[k]
                 if (not (sq[to] & side_tag) and not sq[p + HORSE_LEGS[k]]
-                        and safe_after(b, p, to, side, king, quiet)):
+                        and safe_after(b, p, to, side, king, quiet, part, rays)):
                     return 1
         elif slot >= 3:
             for k in range(4):
                 to = p + ELEPHANT_STEPS[k]
-                if (ELEPHANT_ZONE[to] and not sq[p + ELEPHANT_EYES[k]]
-                        and not (sq[to] & side_tag) and safe_after(b, p, to, side, king, quiet)):
+                if (ELEPHANT_ZONE[to] and not sq[p + ELEPHANT_EYES[k]] and not (sq[to] & side_tag)
+                        and safe_after(b, p, to, side, king, quiet, part, rays)):
                     return 1
         elif slot >= 1:
             for k in range(4):
                 to = p + ADVISOR_STEPS[k]
                 if (ADVISOR_ZONE[to] and not (sq[to] & side_tag)
-                        and safe_after(b, p, to, side, king, quiet)):
+                        and safe_after(b, p, to, side, king, quiet, part, rays)):
                     return 1
         else:
             for k in range(4):
                 to = p + KING_STEPS[k]
                 if (KING_ZONE[to] and not (sq[to] & side_tag)
-                        and safe_after(b, p, to, side, king, quiet)):
+                        and safe_after(b, p, to, side, king, quiet, part, rays)):
                     return 1
     return 0
 

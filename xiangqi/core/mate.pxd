@@ -129,7 +129,8 @@ cdef enum:
     REPEAT = 1
     SKIP = 2
     ESCAPE = 3
-    FIRST = 1 << 20         # move score of the table move
+    FIRST = 1 << 20         # move score of the table move (df-pn's)
+    SCORED = 4              # score_moves: the moves are scored and sorted
     CHECK = 1 << 16         # move score of a check (attacker: minus its reply count)
     CAPTURE = 1 << 8        # move score of a capture (plus the victim's value)
 
@@ -369,16 +370,17 @@ cdef inline bint tick(MateSearch* s) noexcept nogil:
             return 1
     return 0
 
-cdef inline void sort_moves(MateFrame* f) noexcept nogil:
-    # Stable sort by score, highest first (the generator's order breaks ties). Scores
-    # are never negative and most moves score 0 (quiet): those keep their order at the
-    # end, and only the others (checks, captures, the table move) are sorted, by
-    # insertion, so a crowded board's sixty quiet moves cost one pass, not a quadratic.
+cdef inline void sort_moves(MateFrame* f, int start) noexcept nogil:
+    # Stable sort of f.moves[start..f.n) by score, highest first (the generator's order
+    # breaks ties). Scores are never negative and most moves score 0 (quiet): those
+    # keep their order at the end, and only the others (checks, captures) are sorted,
+    # by insertion, so a crowded board's sixty quiet moves cost one pass, not a
+    # quadratic.
     cdef int quiet_moves[MAX_MOVES]
     cdef unsigned char quiet_check[MAX_MOVES]
-    cdef int i, j, k = 0, z = 0, mv, sc
+    cdef int i, j, k = start, z = 0, mv, sc
     cdef unsigned char ch
-    for i in range(f.n):
+    for i in range(start, f.n):
         if f.score[i]:
             f.moves[k] = f.moves[i]
             f.score[k] = f.score[i]
@@ -392,12 +394,12 @@ cdef inline void sort_moves(MateFrame* f) noexcept nogil:
         f.moves[k + i] = quiet_moves[i]
         f.score[k + i] = 0
         f.check[k + i] = quiet_check[i]
-    for i in range(1, k):
+    for i in range(start + 1, k):
         mv = f.moves[i]
         sc = f.score[i]
         ch = f.check[i]
         j = i - 1
-        while j >= 0 and f.score[j] < sc:
+        while j >= start and f.score[j] < sc:
             f.moves[j + 1] = f.moves[j]
             f.score[j + 1] = f.score[j]
             f.check[j + 1] = f.check[j]
@@ -406,35 +408,21 @@ cdef inline void sort_moves(MateFrame* f) noexcept nogil:
         f.score[j + 1] = sc
         f.check[j + 1] = ch
 
-cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
-    # One node: the attacker's at even plies (can it mate within d plies, d odd, at
-    # least 1?), the defender's at odd ones (is it mated within d, d even, whatever it
-    # plays?). One function for both roles, so the recursion is a call to itself.
+cdef inline int score_moves(MateSearch* s, int ply, int d, int start) noexcept nogil:
+    # Score solve's moves f.moves[start..f.n) at ply and sort them, best first: SCORED.
+    # The attacker's are made (a node each) and its mate in one is found here (WIN,
+    # stored), its checks scored by the defender's replies (fewest first); at d 1 that
+    # is all it can do (FAIL, stored). Under checks_only its other moves are dropped.
+    # The defender's checks are scored by the attacker's replies when 4 or more plies
+    # remain (fewest first: a defender that can mate the attacker tries that first);
+    # at d 2 any check refutes the mate in one cheaply, so the capture's value is
+    # enough. STOP when the search must stop.
     cdef BoardState* b = &s.b
     cdef MateFrame* f = &s.frames[ply]
-    cdef uint64_t key = s.keys[ply], child
-    cdef TTEntry* e
-    cdef int hint = 0, i, kept = 0, mv, cap, pc, replies = 0, r, verdict, played = 0
-    cdef bint checks, path = 0, cut = 0, attacker = not ((ply - s.root) & 1)
-    cdef bint bound = rule_bound(s, ply, d)
-    f.n = generate_legal_moves(b, f.moves)
-    if not attacker:
-        if f.n == 0:
-            return WIN                  # no legal move: the defender has lost
-        if d == 0:
-            return FAIL
-    if bound and move_rule_at(s, ply):
-        return FAIL                     # the move rule: a draw
-    e = tt_entry(s, key)
-    if e != NULL:
-        if e.mate and e.mate <= d and not bound:
-            f.best = e.move
-            return WIN
-        if e.nomate >= d:
-            return FAIL
-        hint = e.move
-    if attacker:
-        for i in range(f.n):
+    cdef int i, kept = start, mv, cap, replies = 0
+    cdef bint checks
+    if not ((ply - s.root) & 1):
+        for i in range(start, f.n):
             mv = f.moves[i]
             cap = make_move(b, mv)
             if tick(s):
@@ -444,14 +432,14 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
             if d == 1:
                 if (checks or not s.checks_only) and not has_legal_move(b, checks):
                     unmake_move(b, mv, cap)     # mate (or no move at all): the shortest win
-                    tt_store(s, key, 1, 0, mv)
+                    tt_store(s, s.keys[ply], 1, 0, mv)
                     f.best = mv
                     return WIN
             elif checks:
                 replies = count_legal_moves(b)
                 if replies == 0:        # mate (or no move at all): the shortest win
                     unmake_move(b, mv, cap)
-                    tt_store(s, key, 1, 0, mv)
+                    tt_store(s, s.keys[ply], 1, 0, mv)
                     f.best = mv
                     return WIN
             unmake_move(b, mv, cap)
@@ -459,9 +447,7 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
                 continue                # cannot mate in one / not a check
             f.moves[kept] = mv
             f.check[kept] = checks
-            if mv == hint:
-                f.score[kept] = FIRST
-            elif checks:
+            if checks:
                 f.score[kept] = CHECK - replies
             elif cap:
                 f.score[kept] = CAPTURE + MATE_VALUE[PIECE_TYPE[cap]]
@@ -469,21 +455,16 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
                 f.score[kept] = 0
             kept += 1
         if d == 1:
-            tt_store(s, key, 0, 1, 0)
+            tt_store(s, s.keys[ply], 0, 1, 0)
             return FAIL
         f.n = kept
     else:
-        for i in range(f.n):
+        for i in range(start, f.n):
             mv = f.moves[i]
             cap = make_move(b, mv)
             checks = gives_check(s, mv)
             f.check[i] = checks
-            if mv == hint:
-                f.score[i] = FIRST
-            elif checks:
-                # Deep enough, the attacker's replies (fewest first: a defender that
-                # can mate the attacker tries that first); at d 2, any check refutes
-                # the mate in one cheaply, so the capture's value is enough.
+            if checks:
                 if d >= 4:
                     f.score[i] = CHECK - count_legal_moves(b)
                 else:
@@ -493,14 +474,71 @@ cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
             else:
                 f.score[i] = 0
             unmake_move(b, mv, cap)
-    sort_moves(f)
-    for i in range(f.n):
+    sort_moves(f, start)
+    return SCORED
+
+cdef inline int solve(MateSearch* s, int ply, int d) noexcept nogil:
+    # One node: the attacker's at even plies (can it mate within d plies, d odd, at
+    # least 1?), the defender's at odd ones (is it mated within d, d even, whatever it
+    # plays?). One function for both roles, so the recursion is a call to itself.
+    cdef BoardState* b = &s.b
+    cdef MateFrame* f = &s.frames[ply]
+    cdef uint64_t key = s.keys[ply], child
+    cdef TTEntry* e
+    cdef int hint = 0, i, start = 0, mv, cap, pc, r, verdict, played = 0
+    cdef bint path = 0, cut = 0, attacker = not ((ply - s.root) & 1)
+    cdef bint bound = rule_bound(s, ply, d)
+    # The table first: what it knows needs no moves generated. (A position it holds
+    # had legal moves, and its answer is the move rule's too.)
+    e = tt_entry(s, key)
+    if e != NULL:
+        if e.mate and e.mate <= d and not bound:
+            f.best = e.move
+            return WIN
+        if e.nomate >= d:
+            return FAIL
+        hint = e.move
+    f.n = generate_legal_moves(b, f.moves)
+    if not attacker:
+        if f.n == 0:
+            return WIN                  # no legal move: the defender has lost
+        if d == 0:
+            return FAIL
+    if bound and move_rule_at(s, ply):
+        return FAIL                     # the move rule: a draw
+    if hint and d > 1:
+        # The table's move first, alone: when it settles the node (a refutation, a
+        # mate again), the other moves are never scored.
+        for i in range(f.n):
+            if f.moves[i] == hint:
+                f.moves[i] = f.moves[0]
+                f.moves[0] = hint
+                start = 1
+                break
+    if not start:
+        r = score_moves(s, ply, d, 0)
+        if r != SCORED:
+            return r
+    i = -1
+    while True:
+        i += 1
+        if i == start and start:
+            r = score_moves(s, ply, d, 1)   # the table's move did not settle it
+            if r != SCORED:
+                return r
+        if i >= f.n:
+            break
         mv = f.moves[i]
         pc = b.squares[mv & 255]
         cap = make_move(b, mv)
-        if not attacker and tick(s):
+        if (not attacker or i < start) and tick(s):
             unmake_move(b, mv, cap)
             return STOP
+        if i < start:
+            f.check[0] = gives_check(s, mv)
+            if attacker and s.checks_only and not f.check[0]:
+                unmake_move(b, mv, cap)
+                continue
         child = key_after_move(key, pc, mv & 255, mv >> 8, cap)
         s.checked[ply + 1] = f.check[i]
         verdict = judge_return(s, ply + 1, child)

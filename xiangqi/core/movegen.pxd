@@ -294,22 +294,16 @@ cdef inline bint is_legal_pseudo(BoardState* b, int mv, int k, bint checked) noe
     return not attacked
 
 
-cdef inline int evasion_filter(BoardState* b, int* moves, int n, int k,
-                               bint keep) noexcept nogil:
-    # legal_filter's loop for a side in check (king on k). A move of another piece
-    # ends the check only if it touches a square of every attack on k: the points
-    # from k to an attacking rook, king or cannon (screens included), an attacking
-    # horse and its leg, an attacking pawn (marked in `part`, as in_check finds the
-    # attacks): any other such move is illegal unmade. The rest are made and tested,
-    # but a move changes the rays from k only in the directions of its two squares, so
-    # the other directions keep what they were before it (rays[i], asked once here)
-    # and only the pawns, the horses and those directions are tested again. King
-    # moves get the full in_check.
+cdef inline void evasion_squares(const BoardState* b, int k, unsigned char* part,
+                                 unsigned char* rays) noexcept nogil:
+    # For the side to move, in check with its king on k: part[sq] = 1 on every square
+    # of every attack on k (the points from k to an attacking rook, king or cannon,
+    # screens included; an attacking horse and its leg; an attacking pawn), as in_check
+    # finds the attacks, 0 elsewhere (part: 256 bytes); rays[j]: is k attacked along
+    # ROOK_DIRS[j]? A move of a piece other than the king ends the check only if it
+    # starts or ends on a part square.
     cdef int opp = 32 - 16 * b.side, side = b.side
-    cdef unsigned char rays[4]
-    cdef unsigned char part[256]
-    cdef int i, j, kept = 0, mv, frm, to, cap, d_from, d_to, d, p, q
-    cdef bint attacked
+    cdef int j, d, p, q
     memset(part, 0, 256)
     for j in range(4):
         d = ROOK_DIRS[j]
@@ -331,36 +325,59 @@ cdef inline int evasion_filter(BoardState* b, int* moves, int n, int k,
         q = k - PAWN_STEPS[1 - side][2] if j == 2 else k - 1 + 2 * j
         if is_piece(b.squares[q], opp, 11, 5):
             part[q] = 1
-    for i in range(n):
-        mv = moves[i]
-        frm = mv & 255
-        to = mv >> 8
-        if frm != k and not (part[frm] | part[to]):
-            continue                # the check stands: illegal
-        cap = make_move(b, mv)
-        if frm == k:
-            attacked = in_check(b, side)
-        else:
-            attacked = stepper_attacks(b, k, side)
-            if not attacked:
-                d_from = toward(k, frm)
-                d_to = toward(k, to)
-                for j in range(4):
-                    d = ROOK_DIRS[j]
-                    if d == d_from or d == d_to:
-                        if line_attacked(b, k, d, opp):
-                            attacked = 1
-                            break
-                    elif rays[j]:
+
+
+cdef inline bint evasion_legal(BoardState* b, int frm, int to, int k,
+                               const unsigned char* part,
+                               const unsigned char* rays) noexcept nogil:
+    # Is the pseudo-legal move frm -> to legal for the side to move, in check with its
+    # king on k (part, rays: evasion_squares')? A move of another piece that touches
+    # no part square is illegal unmade. The rest are made and tested, but a move
+    # changes the rays from k only in the directions of its two squares, so the other
+    # directions keep what they were before it (rays) and only the pawns, the horses
+    # and those directions are tested again. King moves get the full in_check.
+    cdef int opp = 32 - 16 * b.side, side = b.side, cap, j, d, d_from, d_to
+    cdef bint attacked
+    if frm != k and not (part[frm] | part[to]):
+        return 0                    # the check stands
+    cap = make_move(b, frm | (to << 8))
+    if frm == k:
+        attacked = in_check(b, side)
+    else:
+        attacked = stepper_attacks(b, k, side)
+        if not attacked:
+            d_from = toward(k, frm)
+            d_to = toward(k, to)
+            for j in range(4):
+                d = ROOK_DIRS[j]
+                if d == d_from or d == d_to:
+                    if line_attacked(b, k, d, opp):
                         attacked = 1
                         break
-        unmake_move(b, mv, cap)
+                elif rays[j]:
+                    attacked = 1
+                    break
+    unmake_move(b, frm | (to << 8), cap)
+    return not attacked
+
+
+cdef inline int evasion_filter(BoardState* b, int* moves, int n, int k,
+                               bint keep) noexcept nogil:
+    # legal_filter's loop for a side in check (king on k): evasion_legal on each move.
+    cdef unsigned char rays[4]
+    cdef unsigned char part[256]
+    cdef int i, kept = 0, mv
+    cdef bint ok
+    evasion_squares(b, k, part, rays)
+    for i in range(n):
+        mv = moves[i]
+        ok = evasion_legal(b, mv & 255, mv >> 8, k, part, rays)
         if keep:
-            if not attacked:
+            if ok:
                 moves[kept] = mv
                 kept += 1
         else:
-            kept += not attacked
+            kept += ok
     return kept
 
 
