@@ -59,9 +59,10 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     the main thread) stops the search, and so does setting stop (None or a
     threading.Event, asked every few thousand nodes): status -1 as at node_limit.
     hash_mb (1..65536) bounds the tables in megabytes: a quarter for what is proven
-    (16-byte entries), the rest for df-pn's open numbers (16-byte entries; df-pn only).
-    They start at 4,096 entries each and double as the search visits more positions,
-    up to that bound or until the machine cannot give more.
+    (16-byte entries), a sixteenth for the positions' reply counts (8-byte entries), the
+    rest for df-pn's open numbers (16-byte entries; df-pn only). They start at 4,096
+    entries each and double as the search visits more positions, up to that bound or
+    until the machine cannot give more.
     method: "dfpn" (iterative deepening and df-pn in turns, for the mate and again for
     none shorter: core/dfpn.pxd's dfpn_mate_search), "id" (iterative deepening, full
     width, alone) or "auto" (id up to 8 plies, "dfpn" from 9).
@@ -71,7 +72,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     # max_plies is one within max_plies - 1, and the searches take an odd length.
     cdef int odd = plies - 1 + (plies & 1)
     cdef long long limit = 1LL << 62
-    cdef int bits, dbits, status, length = 0, proven = 0, i, size, megabytes
+    cdef int bits, dbits, cbits, status, length = 0, proven = 0, i, size, megabytes
     cdef bint use_dfpn
     cdef int n = board.nply - board.null_base, root
     cdef PlyRecord* view = board.plies + board.null_base
@@ -96,7 +97,8 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         return 0, None, 0, plies
     use_dfpn = method == "dfpn" or (method == "auto" and plies > DFPN_FROM - 1)
     bits = table_bits((<long long>megabytes << 20) // 4, sizeof(TTEntry), limit)
-    dbits = table_bits((<long long>megabytes << 20) * 3 // 4, sizeof(DfpnEntry), limit)
+    dbits = table_bits((<long long>megabytes << 20) * 11 // 16, sizeof(DfpnEntry), limit)
+    cbits = table_bits((<long long>megabytes << 20) // 16, sizeof(uint64_t), limit)
     memset(&s, 0, sizeof(MateSearch))
     s.b = board.st
     s.limit = limit
@@ -111,6 +113,9 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     s.max_mask = (1ULL << bits) - 1
     s.mask = (1ULL << min(bits, MATE_TABLE_MIN_BITS)) - 1
     s.table = <TTEntry*>calloc(s.mask + 1, sizeof(TTEntry))
+    s.max_cmask = (1ULL << cbits) - 1
+    s.cmask = (1ULL << min(cbits, MATE_TABLE_MIN_BITS)) - 1
+    s.counts = <uint64_t*>calloc(s.cmask + 1, sizeof(uint64_t))
     if use_dfpn:
         s.max_dmask = (1ULL << dbits) - 1
         s.dmask = (1ULL << min(dbits, MATE_TABLE_MIN_BITS)) - 1
@@ -127,7 +132,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
     s.clocks = <int*>malloc(sizeof(int) * size)
     s.move_limit = MATE_MOVE_LIMIT
     try:
-        if s.table == NULL or (use_dfpn and s.dtable == NULL):
+        if s.table == NULL or s.counts == NULL or (use_dfpn and s.dtable == NULL):
             raise MemoryError("find_mate could not allocate its tables (their first 64 KB)")
         if s.frames == NULL or s.keys == NULL or s.checked == NULL or s.clocks == NULL:
             raise MemoryError("find_mate could not allocate its line")
@@ -143,6 +148,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
                 status = mate_search(&s, odd, line, &length, &proven)
     finally:
         free(s.table)
+        free(s.counts)
         free(s.dtable)
         free(s.frames)
         free(s.keys)

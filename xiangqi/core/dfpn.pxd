@@ -22,10 +22,10 @@ from libc.stdint cimport uint64_t
 
 from xiangqi.core.mate cimport (
     CAPTURE, CHECK, ESCAPE, FAIL, FAIL_PATH, FIRST, MATE_VALUE, REPEAT, SKIP, STOP,
-    STOP_LIMIT, WIN, WIN_PATH, DfpnEntry, MateFrame, MateSearch, TTEntry, gives_check, judge_return,
-    move_rule_at, rule_bound, solve, tick, tt_entry, tt_store,
+    STOP_LIMIT, WIN, WIN_PATH, DfpnEntry, MateFrame, MateSearch, TTEntry, count_replies,
+    gives_check, judge_return, move_rule_at, rule_bound, solve, tick, tt_entry, tt_store,
 )
-from xiangqi.core.movegen cimport count_legal_moves, generate_legal_moves
+from xiangqi.core.movegen cimport generate_legal_moves
 from xiangqi.core.state cimport BoardState, make_move, unmake_move
 from xiangqi.core.tables cimport PIECE_TYPE
 from xiangqi.core.zobrist cimport key_after_move
@@ -163,10 +163,11 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
             unmake_move(b, mv, cap)
             return STOP
         checks = gives_check(s, mv)
+        child = key_after_move(key, pc, mv & 255, mv >> 8, cap)
         replies = 1
         if attacker:
             if checks or not s.checks_only:
-                replies = count_legal_moves(b)
+                replies = count_replies(s, child)
                 if replies == 0:
                     unmake_move(b, mv, cap)     # mate (or no move at all) in one
                     tt_store(s, key, 1, 0, mv)
@@ -179,8 +180,7 @@ cdef inline int mid(MateSearch* s, int ply, int d, unsigned int thpn, unsigned i
                 unmake_move(b, mv, cap)
                 continue
         elif checks:
-            replies = count_legal_moves(b)  # the attacker's evasions
-        child = key_after_move(key, pc, mv & 255, mv >> 8, cap)
+            replies = count_replies(s, child)   # the attacker's evasions
         s.checked[ply + 1] = checks
         verdict = judge_return(s, ply + 1, child)
         unmake_move(b, mv, cap)

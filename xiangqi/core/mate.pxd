@@ -85,6 +85,14 @@
 # plies" (0 = nothing proven), and the move that proved it (the attacker's mating move,
 # the defender's refutation), tried first next time.
 #
+# Reply counts: the move order and df-pn's first numbers ask how many legal moves a
+# position has (count_legal_moves), often of the same position again (each deepening,
+# each df-pn visit). count_replies keeps the answers in a third table of its own: a
+# uint64_t per slot, the key's low 56 bits and the count in the high 8 (0: empty; only
+# counts above 0 are kept, so a mate is always counted, never remembered); the mate
+# test at the last ply (replies_exist) keeps there what has_legal_move found, as
+# COUNT_SOME (some legal move, not counted), which a count replaces.
+#
 # Move order: the attacker tries its table move, then checks that leave the defender
 # fewest replies (a check with none is mate at once), then captures by the value of
 # the piece taken, then the rest. The defender tries its table move, then checks
@@ -131,15 +139,28 @@ cdef enum:
     ESCAPE = 3
     FIRST = 1 << 20         # move score of the table move (df-pn's)
     SCORED = 4              # score_moves: the moves are scored and sorted
+    COUNT_SOME = 255        # count_replies' table: some legal move, not counted
     CHECK = 1 << 16         # move score of a check (attacker: minus its reply count)
     CAPTURE = 1 << 8        # move score of a capture (plus the victim's value)
 
 # Capture order: value of a piece type (king, advisor, elephant, horse, rook, cannon, pawn).
 cdef extern from *:
     """
+    #define XQ_COUNT_KEY_BITS 0x00FFFFFFFFFFFFFFULL
+    """
+    const uint64_t COUNT_KEY_BITS "XQ_COUNT_KEY_BITS"   # count_replies: the key's part
+
+cdef extern from *:
+    """
     static const int XQ_MATE_VALUE[7] = {0, 2, 2, 4, 9, 5, 1};
     """
     const int MATE_VALUE "XQ_MATE_VALUE"[7]
+
+cdef extern from *:
+    """
+    #define XQ_COUNT_KEY_BITS 0x00FFFFFFFFFFFFFFULL
+    """
+    const uint64_t COUNT_KEY_BITS "XQ_COUNT_KEY_BITS"   # count_replies: the key's part
 
 # What is proven about one position; see the header.
 cdef struct TTEntry:
@@ -175,8 +196,11 @@ cdef struct MateSearch:
     uint64_t mask
     DfpnEntry* dtable       # df-pn's open numbers, dmask + 1 entries (NULL: no df-pn)
     uint64_t dmask
+    uint64_t* counts        # count_replies' table, cmask + 1 entries
+    uint64_t cmask
     uint64_t max_mask       # the largest mask each table may grow to (hash_mb's bound)
     uint64_t max_dmask
+    uint64_t max_cmask
     long long grow_at       # nodes at which grow_tables next doubles them
     MateFrame* frames       # frames[ply], ply root..root + MATE_MAX_PLIES + 1
     uint64_t* keys          # keys[ply]: Zobrist key of the line's position at ply
@@ -345,12 +369,26 @@ cdef inline void grow_tables(MateSearch* s) noexcept nogil:
     # doubling the machine cannot give ends the growth (a smaller table costs time,
     # never correctness). Called by tick, between moves: no entry pointer is held.
     grow_table(<void**>&s.table, &s.mask, &s.max_mask, sizeof(TTEntry))
+    grow_table(<void**>&s.counts, &s.cmask, &s.max_cmask, sizeof(uint64_t))
     if s.dtable != NULL:
         grow_table(<void**>&s.dtable, &s.dmask, &s.max_dmask, sizeof(DfpnEntry))
-    if s.mask < s.max_mask or (s.dtable != NULL and s.dmask < s.max_dmask):
-        s.grow_at = 2 * <long long>(s.mask if s.mask > s.dmask else s.dmask)
+    if (s.mask < s.max_mask or s.cmask < s.max_cmask
+            or (s.dtable != NULL and s.dmask < s.max_dmask)):
+        s.grow_at = 2 * <long long>max(s.mask, s.cmask, s.dmask)
     else:
         s.grow_at = 1LL << 62
+
+cdef inline int count_replies(MateSearch* s, uint64_t key) noexcept nogil:
+    # count_legal_moves(&s.b), the position made on s.b, whose Zobrist key is key: from
+    # the table when it holds it (see the header), else counted and kept.
+    cdef uint64_t* c = &s.counts[key & s.cmask]
+    cdef int n
+    if c[0] and not ((c[0] ^ key) & COUNT_KEY_BITS) and (c[0] >> 56) != COUNT_SOME:
+        return <int>(c[0] >> 56)
+    n = count_legal_moves(&s.b)
+    if n:
+        c[0] = (key & COUNT_KEY_BITS) | (<uint64_t>n << 56)
+    return n
 
 cdef inline bint tick(MateSearch* s) noexcept nogil:
     # Count one node; true when the search must stop.
@@ -408,6 +446,18 @@ cdef inline void sort_moves(MateFrame* f, int start) noexcept nogil:
         f.score[j + 1] = sc
         f.check[j + 1] = ch
 
+cdef inline bint replies_exist(MateSearch* s, uint64_t key, bint checked) noexcept nogil:
+    # has_legal_move(&s.b, checked), the position made on s.b, whose key is key: true
+    # when count_replies' table holds it (a count, or COUNT_SOME: some, not counted),
+    # else asked and, if true, kept as COUNT_SOME.
+    cdef uint64_t* c = &s.counts[key & s.cmask]
+    if c[0] and not ((c[0] ^ key) & COUNT_KEY_BITS):
+        return 1
+    if has_legal_move(&s.b, checked):
+        c[0] = (key & COUNT_KEY_BITS) | (<uint64_t>COUNT_SOME << 56)
+        return 1
+    return 0
+
 cdef inline int score_moves(MateSearch* s, int ply, int d, int start) noexcept nogil:
     # Score solve's moves f.moves[start..f.n) at ply and sort them, best first: SCORED.
     # The attacker's are made (a node each) and its mate in one is found here (WIN,
@@ -419,27 +469,30 @@ cdef inline int score_moves(MateSearch* s, int ply, int d, int start) noexcept n
     # enough. STOP when the search must stop.
     cdef BoardState* b = &s.b
     cdef MateFrame* f = &s.frames[ply]
-    cdef int i, kept = start, mv, cap, replies = 0
+    cdef uint64_t key = s.keys[ply]
+    cdef int i, kept = start, mv, cap, pc, replies = 0
     cdef bint checks
     if not ((ply - s.root) & 1):
         for i in range(start, f.n):
             mv = f.moves[i]
+            pc = b.squares[mv & 255]
             cap = make_move(b, mv)
             if tick(s):
                 unmake_move(b, mv, cap)
                 return STOP
             checks = gives_check(s, mv)
             if d == 1:
-                if (checks or not s.checks_only) and not has_legal_move(b, checks):
+                if (checks or not s.checks_only) and not replies_exist(
+                        s, key_after_move(key, pc, mv & 255, mv >> 8, cap), checks):
                     unmake_move(b, mv, cap)     # mate (or no move at all): the shortest win
-                    tt_store(s, s.keys[ply], 1, 0, mv)
+                    tt_store(s, key, 1, 0, mv)
                     f.best = mv
                     return WIN
             elif checks:
-                replies = count_legal_moves(b)
+                replies = count_replies(s, key_after_move(key, pc, mv & 255, mv >> 8, cap))
                 if replies == 0:        # mate (or no move at all): the shortest win
                     unmake_move(b, mv, cap)
-                    tt_store(s, s.keys[ply], 1, 0, mv)
+                    tt_store(s, key, 1, 0, mv)
                     f.best = mv
                     return WIN
             unmake_move(b, mv, cap)
@@ -455,18 +508,20 @@ cdef inline int score_moves(MateSearch* s, int ply, int d, int start) noexcept n
                 f.score[kept] = 0
             kept += 1
         if d == 1:
-            tt_store(s, s.keys[ply], 0, 1, 0)
+            tt_store(s, key, 0, 1, 0)
             return FAIL
         f.n = kept
     else:
         for i in range(start, f.n):
             mv = f.moves[i]
+            pc = b.squares[mv & 255]
             cap = make_move(b, mv)
             checks = gives_check(s, mv)
             f.check[i] = checks
             if checks:
                 if d >= 4:
-                    f.score[i] = CHECK - count_legal_moves(b)
+                    f.score[i] = CHECK - count_replies(
+                        s, key_after_move(key, pc, mv & 255, mv >> 8, cap))
                 else:
                     f.score[i] = CHECK + (MATE_VALUE[PIECE_TYPE[cap]] if cap else 0)
             elif cap:
