@@ -472,6 +472,10 @@ cdef inline int mate_within(MateSearch* s, int d, int* length, bint* exact,
             if turn == 1:
                 s.limit = min(limit, s.nodes + dfpn_budget)
                 r = dfpn(s, s.root, d, length)
+                # The deepening has proven no mate within depth - 2: a mate it did not
+                # reach yet is the shortest.
+                if (r == WIN or r == WIN_PATH) and deepen and length[0] <= depth:
+                    exact[0] = 1
             else:
                 s.limit = min(limit, s.nodes + solve_budget)
                 if not deepen:

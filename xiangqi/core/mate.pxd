@@ -410,33 +410,31 @@ cdef inline bint tick(MateSearch* s) noexcept nogil:
 
 cdef inline void sort_moves(MateFrame* f, int start) noexcept nogil:
     # Stable sort of f.moves[start..f.n) by score, highest first (the generator's order
-    # breaks ties). Scores are never negative and most moves score 0 (quiet): those
-    # keep their order at the end, and only the others (checks, captures) are sorted,
-    # by insertion, so a crowded board's sixty quiet moves cost one pass, not a
-    # quadratic.
-    cdef int quiet_moves[MAX_MOVES]
-    cdef unsigned char quiet_check[MAX_MOVES]
-    cdef int i, j, k = start, z = 0, mv, sc
+    # breaks ties). Scores are never negative and most moves score 0 (quiet): one pass
+    # from the back moves the quiet ones to the end in their order and sets the others
+    # aside, which are then sorted by insertion at the front, so a crowded board's sixty
+    # quiet moves cost one pass, not a quadratic.
+    cdef int scored_moves[MAX_MOVES]
+    cdef int scored_score[MAX_MOVES]
+    cdef unsigned char scored_check[MAX_MOVES]
+    cdef int i, j, k = 0, w = f.n, mv, sc
     cdef unsigned char ch
-    for i in range(start, f.n):
+    for i in range(f.n - 1, start - 1, -1):
         if f.score[i]:
-            f.moves[k] = f.moves[i]
-            f.score[k] = f.score[i]
-            f.check[k] = f.check[i]
+            scored_moves[k] = f.moves[i]    # (backwards: read back from the end below)
+            scored_score[k] = f.score[i]
+            scored_check[k] = f.check[i]
             k += 1
         else:
-            quiet_moves[z] = f.moves[i]
-            quiet_check[z] = f.check[i]
-            z += 1
-    for i in range(z):
-        f.moves[k + i] = quiet_moves[i]
-        f.score[k + i] = 0
-        f.check[k + i] = quiet_check[i]
-    for i in range(start + 1, k):
-        mv = f.moves[i]
-        sc = f.score[i]
-        ch = f.check[i]
-        j = i - 1
+            w -= 1
+            f.moves[w] = f.moves[i]
+            f.score[w] = 0
+            f.check[w] = f.check[i]
+    for i in range(k):
+        mv = scored_moves[k - 1 - i]
+        sc = scored_score[k - 1 - i]
+        ch = scored_check[k - 1 - i]
+        j = start + i - 1
         while j >= start and f.score[j] < sc:
             f.moves[j + 1] = f.moves[j]
             f.score[j + 1] = f.score[j]

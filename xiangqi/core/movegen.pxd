@@ -17,6 +17,7 @@
 #   move_exposes(b, k, frm, to)       after a non-king move: did it uncover the king on k?
 #   move_checks(b, frm, to)           after a move: is the side to move in check? (cheaper)
 #   mark_threats(b, k, hot)           the threat map: squares a move must touch to matter
+#   threat_map(b, k, hot, whole)      ... or, not whole, only whether in check (then no map)
 #   is_legal_pseudo(b, mv, k, checked)  make, the cheapest sufficient test, unmake
 #   evasion_filter(b, moves, n, k, keep)   legal_filter's loop in check: rays asked once
 #   legal_filter(b, moves, keep)      generate + keep the legal ones (or only count them)
@@ -224,13 +225,15 @@ cdef inline bint move_checks(const BoardState* b, int frm, int to) noexcept nogi
     return lines_changed_attack(b, k, frm, to, opp)
 
 
-cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) noexcept nogil:
+cdef inline bint threat_map(const BoardState* b, int k, unsigned char* hot,
+                            bint whole) noexcept nogil:
     # Is the side to move (king on k) in check? Found while marking hot[sq] = 1 on every
     # square where a move starting or ending there could leave its king attacked: the
     # king itself; the squares between the king and an enemy rook or king with at most
     # one piece between them, or an enemy cannon with at most two (one move changes that
     # count by at most one); the leg square of each enemy horse a jump away. In check,
-    # every square is hot.
+    # every square is hot. (mark_threats; threat_map with whole false stops at the
+    # first attack found, the map then unfinished: legal_filter's evasions need none.)
     # The cannon screen and the facing kings are written here as a count of the pieces
     # between the king and each enemy rook, cannon or king (0 attacks for a rook or king,
     # 1 for a cannon), not with first_piece: the map needs every point of the segment
@@ -243,6 +246,8 @@ cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) no
     cdef bint checked = (is_piece(b.squares[k - PAWN_STEPS[b.side ^ 1][2]], opp, 11, 5)
                          or is_piece(b.squares[k - 1], opp, 11, 5)
                          or is_piece(b.squares[k + 1], opp, 11, 5))
+    if checked and not whole:
+        return 1
     memset(hot, 0, 256)
     hot[k] = 1
     for slot in range(11):
@@ -255,6 +260,8 @@ cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) no
                 if b.squares[k + d]:
                     hot[k + d] = 1
                 else:
+                    if not whole:
+                        return 1
                     checked = 1
         elif slot == 0 or slot >= 7:
             d = toward(k, p)
@@ -266,6 +273,8 @@ cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) no
                 between += b.squares[sq] != 0
                 sq += d
             if between == (1 if slot >= 9 else 0):
+                if not whole:
+                    return 1
                 checked = 1
             elif between > (2 if slot >= 9 else 1):
                 continue
@@ -277,6 +286,11 @@ cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) no
     if checked:
         memset(hot, 1, 256)
     return checked
+
+
+cdef inline bint mark_threats(const BoardState* b, int k, unsigned char* hot) noexcept nogil:
+    # threat_map's whole map (api.pxd's and rl.pxd's loops read it in check too).
+    return threat_map(b, k, hot, 1)
 
 
 cdef inline bint is_legal_pseudo(BoardState* b, int mv, int k, bint checked) noexcept nogil:
@@ -392,7 +406,7 @@ cdef inline int legal_filter(BoardState* b, int* moves, bint keep) noexcept nogi
     cdef int i, kept = 0, mv
     if not k:
         return 0    # no king: only an empty Board() that was never loaded
-    checked = mark_threats(b, k, hot)
+    checked = threat_map(b, k, hot, 0)
     if unlikely(checked):
         return evasion_filter(b, moves, n, k, keep)
     for i in range(n):
