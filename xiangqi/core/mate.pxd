@@ -143,24 +143,18 @@ cdef enum:
     CHECK = 1 << 16         # move score of a check (attacker: minus its reply count)
     CAPTURE = 1 << 8        # move score of a capture (plus the victim's value)
 
-# Capture order: value of a piece type (king, advisor, elephant, horse, rook, cannon, pawn).
 cdef extern from *:
     """
     #define XQ_COUNT_KEY_BITS 0x00FFFFFFFFFFFFFFULL
     """
     const uint64_t COUNT_KEY_BITS "XQ_COUNT_KEY_BITS"   # count_replies: the key's part
 
+# Capture order: value of a piece type (king, advisor, elephant, horse, rook, cannon, pawn).
 cdef extern from *:
     """
     static const int XQ_MATE_VALUE[7] = {0, 2, 2, 4, 9, 5, 1};
     """
     const int MATE_VALUE "XQ_MATE_VALUE"[7]
-
-cdef extern from *:
-    """
-    #define XQ_COUNT_KEY_BITS 0x00FFFFFFFFFFFFFFULL
-    """
-    const uint64_t COUNT_KEY_BITS "XQ_COUNT_KEY_BITS"   # count_replies: the key's part
 
 # What is proven about one position; see the header.
 cdef struct TTEntry:
