@@ -36,7 +36,7 @@ cdef extern from *:
 from xiangqi.core.state cimport BoardState, MAX_MOVES, OFF_BOARD, make_move, unmake_move
 from xiangqi.core.tables cimport (
     ADVISOR_STEPS, ADVISOR_ZONE, CANNON_DIRS, ELEPHANT_EYES, ELEPHANT_STEPS, ELEPHANT_ZONE,
-    HORSE_ATTACK_LEG, HORSE_CHECK_LEGS, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE,
+    HORSE_ATTACK_LEG, HORSE_LEGS, HORSE_STEPS, KING_STEPS, KING_ZONE,
     PAWN_STEPS, ROOK_DIRS, first_piece, horse_leg, own_half, pawn_attacks,
 )
 
@@ -145,17 +145,20 @@ cdef inline bint line_attacked(const BoardState* b, int q, int d, int opp) noexc
 cdef inline bint stepper_attacks(const BoardState* b, int q, int side) noexcept nogil:
     # Is side's king on q attacked by a pawn or a horse (the attacks that are no ray)?
     cdef int opp = 32 - 16 * side
-    cdef int k
+    cdef int k, p, leg
     # Pawns: one step behind the king (as the attacker moves) or beside it.
     if is_piece(b.squares[q - PAWN_STEPS[1 - side][2]], opp, 11, 5):
         return 1
     if is_piece(b.squares[q - 1], opp, 11, 5) or is_piece(b.squares[q + 1], opp, 11, 5):
         return 1
-    # Horses: a horse a jump away whose leg (seen from the king) is empty.
-    for k in range(8):
-        if (is_piece(b.squares[q - HORSE_STEPS[k]], opp, 5, 2)
-                and not b.squares[q + HORSE_CHECK_LEGS[k]]):
-            return 1
+    # Horses: a horse a jump away whose leg (seen from the king) is empty, asked of
+    # side's opponent's two horses (as mark_threats does), not of the eight squares.
+    for k in range(5, 7):
+        p = b.piece_square[opp + k]
+        if p:
+            leg = HORSE_ATTACK_LEG[p - q + 256]
+            if leg and not b.squares[q + leg]:
+                return 1
     return 0
 
 
@@ -187,14 +190,15 @@ cdef inline bint lines_changed_attack(const BoardState* b, int k, int frm, int t
     # After a move frm -> to, with the king on k not attacked before it: is k attacked
     # now by opp's pieces along a line through frm or to, or by a horse whose leg was
     # frm? (The only attacks a move can open or close apart from the mover's own.)
-    cdef int d_from = toward(k, frm), d_to = toward(k, to), d = frm - k, j
+    cdef int d_from = toward(k, frm), d_to = toward(k, to), d = frm - k, j, p
     if d_from and line_attacked(b, k, d_from, opp):
         return 1
     if d_to and d_to != d_from and line_attacked(b, k, d_to, opp):
         return 1
     if d == 15 or d == -15 or d == 17 or d == -17:
-        for j in range(8):
-            if HORSE_CHECK_LEGS[j] == d and is_piece(b.squares[k - HORSE_STEPS[j]], opp, 5, 2):
+        for j in range(5, 7):
+            p = b.piece_square[opp + j]
+            if p and HORSE_ATTACK_LEG[p - k + 256] == d:
                 return 1
     return 0
 
@@ -330,11 +334,13 @@ cdef inline void evasion_squares(const BoardState* b, int k, unsigned char* part
             while q != p:
                 q += d
                 part[q] = 1
-    for j in range(8):
-        p = k - HORSE_STEPS[j]
-        if is_piece(b.squares[p], opp, 5, 2) and not b.squares[k + HORSE_CHECK_LEGS[j]]:
-            part[p] = 1
-            part[k + HORSE_CHECK_LEGS[j]] = 1
+    for j in range(5, 7):
+        p = b.piece_square[opp + j]
+        if p:
+            d = HORSE_ATTACK_LEG[p - k + 256]
+            if d and not b.squares[k + d]:
+                part[p] = 1
+                part[k + d] = 1
     for j in range(3):
         q = k - PAWN_STEPS[1 - side][2] if j == 2 else k - 1 + 2 * j
         if is_piece(b.squares[q], opp, 11, 5):
