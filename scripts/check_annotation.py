@@ -84,7 +84,6 @@ HOT: dict[str, set[str]] = {
         "grow_tables",
         "tick",
         "count_replies",
-        "replies_exist",
         "sort_moves",
         "score_moves",
         "solve",
