@@ -151,13 +151,14 @@ def _unescape(value: str) -> str:
 
 
 def _escape(value: str) -> str:
-    """A tag value: markup characters and control characters as \\uXXXX, lone surrogates
-    (which no encoding carries) dropped, line breaks as "||"."""
+    """A tag value: markup characters and control characters (a tab too: the reader strips
+    a tag's ends) as \\uXXXX, lone surrogates (which no encoding carries) dropped, line
+    breaks as "||"."""
     out = []
     for ch in value.replace("\r\n", "\n"):
         if "\ud800" <= ch <= "\udfff":
             continue
-        if ch in "[]\\|" or UNWRITABLE.match(ch) or ch == "\r":
+        if ch in "[]\\|\t\r" or UNWRITABLE.match(ch):
             out.append(f"\\u{ord(ch):04x}")
         elif ch == "\n":
             out.append("||")
