@@ -20,7 +20,7 @@ import pyffish
 import pytest
 
 import xiangqi
-from xiangqi import InvalidFenError, Move, Position, SearchLimitReached, Status
+from xiangqi import InvalidFenError, Move, Position, SearchLimitReached, Status, _core
 from xiangqi.__main__ import main
 from xiangqi.notation import iccs
 from xiangqi.puzzles import Puzzle, position_of, read_csv, read_games, read_jsonl, verify
@@ -288,6 +288,21 @@ def test_node_limit_gives_a_distinct_answer() -> None:
     assert line_text(answers[1]) == ["a7a9"]  # type: ignore[arg-type]
     # A limit large enough changes nothing.
     assert len(pos.find_mate(11, node_limit=10**9) or []) == 11
+
+
+def test_a_stopped_proof_number_search_says_how_far_it_has_proven() -> None:
+    # From 9 plies on the deepening and df-pn take turns; a search stopped there used to
+    # say 0 plies proven however far the deepening had got. The suite's length (11,
+    # verified by Pikafish) bounds what can be true; the full-width search alone, a
+    # second algorithm, confirms the claim.
+    hard = next(c for c in CASES if c["id"] == "xq_shi_qing_ya_qu_402")
+    pos = position_of(hard["fen"])
+    with pytest.raises(SearchLimitReached) as caught:
+        pos.find_mate(11, node_limit=100_000)
+    proven = caught.value.proven_plies
+    assert 3 <= proven < hard["win_in_plies"] and proven % 2 == 1
+    status, line, _, _ = _core.find_mate(pos._board, proven, False, None, None, 64, "id")
+    assert (status, line) == (0, None)
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,8 @@
 #   play_on_line(s, ply, mv)      make mv, recording the line's next key, check, clock
 #   mate_line(s, found, line, &length)   the line of a mate proven to take found plies
 #   mate_search(s, max_plies, line, &length, &proven)   iterative deepening, then the line
-#   mate_within(s, d, &length, &exact, ...)   a mate within d? deepening, df-pn in turns
+#   mate_within(s, d, &length, &exact, &proven, ...)   a mate within d? deepening,
+#                                 df-pn in turns
 #   dfpn_mate_search(s, max_plies, line, &length, &proven)   a mate, no shorter one, the
 #                                 line
 
@@ -450,11 +451,13 @@ cdef inline int mate_search(MateSearch* s, int max_plies, int* line, int* length
         d += 2
     return FAIL
 
-cdef inline int mate_within(MateSearch* s, int d, int* length, bint* exact,
+cdef inline int mate_within(MateSearch* s, int d, int* length, bint* exact, int* proven,
                             long long solve_budget, long long dfpn_budget,
                             bint deepen) noexcept nogil:
     # Is there a mate within d plies from the root? WIN (length: its length, exact[0]
-    # set when no shorter one exists, else a bound), FAIL or FAIL_PATH, or STOP. The
+    # set when no shorter one exists, else a bound), FAIL or FAIL_PATH, or STOP.
+    # proven[0] rises to each length the full-width search proves to hold no mate (so
+    # a search stopped here still says how far it has proven). The
     # iterative deepening (solve at 1, 3, ... plies: its first mate is the shortest)
     # (deepen; else solve at d alone, a bound) and df-pn take turns on the same
     # question, the full-width search first, each with its budget of nodes, both
@@ -485,6 +488,7 @@ cdef inline int mate_within(MateSearch* s, int d, int* length, bint* exact,
                     r = solve(s, s.root, depth)
                     if r != FAIL and r != FAIL_PATH:
                         break
+                    proven[0] = max(proven[0], depth)
                     depth += 2
                 if r == WIN or r == WIN_PATH:
                     length[0] = depth
@@ -507,21 +511,23 @@ cdef inline int dfpn_mate_search(MateSearch* s, int max_plies, int* line, int* l
     # (FAIL); if df-pn found it, its proof's length L may not be the shortest: then no
     # mate within L - 2 (mate_within again: solve at L - 2, df-pn with four times its
     # nodes), or a shorter one and on from there; then the line (mate_line).
-    # proven[0] stays 0 until the length is proven shortest.
+    # proven[0]: the longest length the full-width search has proven to hold no mate,
+    # when stopped; found - 2 once the length is proven shortest.
     cdef int r, found = 0, shorter = 0
     cdef bint exact = 0
     cdef long long budget = s.limit
     proven[0] = 0
     length[0] = 0
-    r = mate_within(s, max_plies, &found, &exact, PROOF_FIRST, PROOF_DFPN * PROOF_FIRST, 1)
+    r = mate_within(s, max_plies, &found, &exact, proven, PROOF_FIRST,
+                    PROOF_DFPN * PROOF_FIRST, 1)
     if r == STOP:
         return STOP
     if r == FAIL or r == FAIL_PATH:
         proven[0] = max_plies
         return FAIL
     while found > 1 and not exact:
-        r = mate_within(s, found - 2, &shorter, &exact, DISPROOF_FIRST, 4 * DISPROOF_FIRST,
-                        0)
+        r = mate_within(s, found - 2, &shorter, &exact, proven, DISPROOF_FIRST,
+                        4 * DISPROOF_FIRST, 0)
         if r == STOP:
             return STOP
         if r == FAIL or r == FAIL_PATH:
