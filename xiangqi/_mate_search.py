@@ -50,8 +50,11 @@ class MateSearch:
         https://xiangqi-rules.readthedocs.io/en/latest/mates.html.
 
         node_limit: the positions the search may visit before it raises
-        SearchLimitReached; once a mate is proven, reading its line may visit as many
-        again (so a search visits at most twice node_limit).
+        SearchLimitReached (whose proven_plies says how far it got: no mate within that
+        many plies); once a mate is proven, reading its line may visit as many again (so
+        a search visits at most twice node_limit). None, the default, sets no limit: a
+        large max_plies on a position with many moves may then not end in any useful
+        time, unless stop ends it.
 
         stop: a threading.Event; when another thread sets it, the search ends (within
         a few milliseconds) as at node_limit; one set already ends it before it starts.

@@ -35,8 +35,10 @@ class SearchLimitReached(Exception):
     mate".
 
     Attributes:
-        nodes: positions visited before the search stopped.
-        proven_plies: the longest length (plies) proven to hold no mate (0: none).
+        nodes: positions visited before the search stopped (0 when stop was set
+            before it began).
+        proven_plies: how far the proof got: there is no mate within this many plies
+            (0: nothing proven yet).
     """
 
     def __init__(self, nodes: int, proven_plies: int) -> None:

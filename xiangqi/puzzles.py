@@ -644,8 +644,11 @@ def find_mates(
     the machine's CPU count. hash_mb: the tables' megabytes per search (1..65536; a
     search per thread runs at a time). Every argument is checked before any search starts;
     positions must be an iterable of them (a single Position or FEN string is refused
-    with TypeError). Ctrl-C (KeyboardInterrupt, or any exception in the calling thread)
-    stops every search at once: no thread is left running when it propagates.
+    with TypeError). node_limit: per search, as find_mate's (None, the default: no
+    limit). Ctrl-C (KeyboardInterrupt, or any exception in the calling thread) stops
+    every search at once: no thread is left running when it propagates. There is no stop
+    event: to end a batch from another thread, run find_mate on threads of your own with
+    one shared stop.
     """
     plies = check_int("max_plies", max_plies, 1, MAX_PLIES)
     check_bool("checks_only", checks_only)
