@@ -1,4 +1,5 @@
-"""Each example block of the forced-mates page pastes on its own into Python's interactive prompt.
+"""The docs' example blocks paste into Python's interactive prompt: on every page each block is
+whole statements there, and each block of the forced-mates page also runs on its own.
 
 A reader types (or pastes) a block's ``>>>`` and ``...`` lines, without their prompts, into a
 fresh interpreter. Two things then fail that doctest (which runs the page's examples one by one,
@@ -19,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "mates.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+PAGE = DOCS / "mates.md"
 _BLOCK = re.compile(r"^```\{doctest\}[^\n]*\n(.*?)^```", re.M | re.S)
 
 
@@ -78,9 +80,9 @@ def test_the_check_finds_a_name_from_another_block() -> None:
     assert repl_problems(made) == []
 
 
-def _blocks() -> list[tuple[int, str]]:
-    """(line, body) of each doctest block of the page; line is 1-based, the opening fence's."""
-    text = PAGE.read_text(encoding="utf-8")
+def _blocks(page: Path = PAGE) -> list[tuple[int, str]]:
+    """(line, body) of each doctest block of page; line is 1-based, the opening fence's."""
+    text = page.read_text(encoding="utf-8")
     return [(text.count("\n", 0, m.start()) + 1, m[1]) for m in _BLOCK.finditer(text)]
 
 
@@ -89,3 +91,18 @@ def _blocks() -> list[tuple[int, str]]:
 )
 def test_each_mates_example_pastes_into_a_fresh_prompt(line: int, block: str) -> None:
     assert repl_problems(block) == [], f"docs/mates.md, the block at line {line}"
+
+
+# The other pages share names between the blocks of one page (a reader pastes them in
+# order), so only the first kind of failure is checked there.
+@pytest.mark.parametrize(
+    ("page", "line", "block"),
+    [
+        pytest.param(page.name, *b, id=f"{page.name} line {b[0]}")
+        for page in sorted(DOCS.glob("*.md"))
+        for b in _blocks(page)
+    ],
+)
+def test_every_example_is_whole_statements_at_the_prompt(page: str, line: int, block: str) -> None:
+    problems = [p for p in repl_problems(block) if p.startswith("SyntaxError")]
+    assert problems == [], f"docs/{page}, the block at line {line}"
