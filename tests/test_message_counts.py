@@ -21,6 +21,8 @@ ROOK_MATE = "4k4/7R1/R8/9/9/9/9/9/9/3K5 w - - 0 1"  # a7a9 mates at once
 def test_the_mate_search_and_verify_say_1_ply() -> None:
     assert str(SearchLimitReached(1, 1)).endswith("after 1 node; proven: no mate within 1 ply")
     assert str(SearchLimitReached(2, 3)).endswith("after 2 nodes; proven: no mate within 3 plies")
+    # 0 plies proven is nothing proven, not a proof about no plies.
+    assert str(SearchLimitReached(5, 0)).endswith("after 5 nodes; nothing proven yet")
     verdict = verify(Puzzle(ROOK_MATE, (Move.from_iccs("a7a9"),), plies=1))
     assert verdict.ok and verdict.reason == "forced mate in 1 ply"
 

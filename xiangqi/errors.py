@@ -42,9 +42,13 @@ class SearchLimitReached(Exception):
     """
 
     def __init__(self, nodes: int, proven_plies: int) -> None:
-        super().__init__(
-            f"mate search stopped before it could answer, after {counted(nodes, 'node')}; "
+        proven = (
             f"proven: no mate within {counted(proven_plies, 'ply')}"
+            if proven_plies
+            else "nothing proven yet"
+        )
+        super().__init__(
+            f"mate search stopped before it could answer, after {counted(nodes, 'node')}; " + proven
         )
         self.nodes = nodes
         self.proven_plies = proven_plies
