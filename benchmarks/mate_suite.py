@@ -21,9 +21,10 @@ the process (the search's tables are hash_mb, default 64 MB, per search).
 Prints a table (case, stated plies, found plies, nodes, seconds; with --fairy also
 Fairy-Stockfish's mate score and time for `go mate N`, one thread, N = (plies + 1) / 2)
 and the totals. --repeat N runs each search N times, both programs in turn, and keeps
-the least time of each (Fairy-Stockfish's hash cleared before every run, as each of
-this search's runs starts with empty tables): on a shared machine one run's time can
-be a fifth more than the least, and Fairy-Stockfish's twice as much. The stated
+the least time of each, with that run's answer (Fairy-Stockfish's hash cleared before
+every run, as each of this search's runs starts with empty tables): on a shared
+machine one run's time can be a fifth more than the least, and Fairy-Stockfish's twice
+as much. Every option (and the --deep file) is checked before the first search. The stated
 lengths are the suite's own (verified by Pikafish). The search runs on the calling
 thread (one core); Fairy-Stockfish finds a mate of at most N moves and stops, while
 this search also proves each shorter length has none.
