@@ -1,14 +1,17 @@
 """Shared helpers: FEN written independently of xiangqi.fen, the perft data file, and
-move-list comparison, and the rule-book cycles on which the two rule sets disagree."""
+move-list comparison, the rule-book cycles on which the two rule sets disagree, and
+scripts loaded by path."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -209,3 +212,12 @@ def _signal_handlers_are_put_back(request):  # type: ignore[no-untyped-def]
             signal.signal(number, handler)  # put it back, so only this test fails
     changed = [signal.Signals(n).name for n in before if after[n] is not before[n]]
     assert not changed, f"the test left other handlers for {changed}"
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """The script, example or fuzz target at path (not a package module), loaded as name."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

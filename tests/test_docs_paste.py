@@ -8,7 +8,6 @@ checkout's folder) and, marked slow, that every page passes it.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -16,17 +15,14 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "check_docs_paste.py"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_docs_paste", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "check_docs_paste")
 
 
 def _page(folder: Path, name: str, *blocks: tuple[str, str]) -> Path:

@@ -7,21 +7,18 @@ python-chess, never from the code under test.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "examples" / "uva10196.py"
 
-_spec = importlib.util.spec_from_file_location("uva10196", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-uva = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(uva)
+uva = load_script(SCRIPT, "uva10196")
 
 WHITE = "Game #1: white king is in check.\n"
 BLACK = "Game #1: black king is in check.\n"

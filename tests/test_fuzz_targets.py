@@ -5,11 +5,11 @@ beside that target's other checks."""
 from __future__ import annotations
 
 import functools
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import load_script
 
 FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
 
@@ -17,11 +17,7 @@ FUZZ_DIR = Path(__file__).resolve().parents[1] / "fuzz"
 @functools.cache
 def load_target(name: str) -> ModuleType:
     """The fuzz target fuzz/NAME.py, loaded by path (once)."""
-    spec = importlib.util.spec_from_file_location(name, FUZZ_DIR / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(FUZZ_DIR / f"{name}.py", name)
 
 
 def seeds(kind: str) -> list[str]:

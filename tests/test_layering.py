@@ -9,7 +9,6 @@ and at run time (a fresh interpreter importing xiangqi loads none of them).
 from __future__ import annotations
 
 import ast
-import importlib.util
 import os
 import re
 import subprocess
@@ -18,6 +17,7 @@ import types
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 import xiangqi
 
@@ -239,11 +239,7 @@ def _underscore_imports() -> types.ModuleType:
     script = Path(__file__).resolve().parent.parent / "scripts" / "underscore_imports.py"
     if not script.is_file():
         pytest.skip("scripts/underscore_imports.py is not shipped with the tests here")
-    spec = importlib.util.spec_from_file_location("underscore_imports", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(script, "underscore_imports")
 
 
 def test_the_underscore_finder_sees_each_form(tmp_path: Path) -> None:
