@@ -4,25 +4,16 @@ answer, and every bad option ends with one error line and exit code 2 before any
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from conftest import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "mate_suite.py"
 #: dev.jsonl's first puzzle: a mate in 3 plies (its first line).
 MATE_IN_3 = "3akc3/5R3/9/4pN3/8C/9/1r7/9/4p4/3K5 w - - 0 1"
-
-
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mate_suite_under_test", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class ScriptedFairy:
@@ -41,7 +32,7 @@ def test_repeat_keeps_the_score_of_the_run_whose_time_it_keeps(
     # Three runs: a mate in 2 moves found in 1.5 s, then in 0.25 s, then a run stopped at
     # --fairy-seconds (no mate, 9 s). The row must pair the least time with its own
     # answer (mate 2), and the total count it as equal; the last run's answer is not it.
-    suite = load_script()
+    suite = load_script(SCRIPT, "mate_suite_under_test")
     args = argparse.Namespace(
         repeat=3, checks_only=False, node_limit=None, hash_mb=1, method="auto"
     )
