@@ -2,11 +2,11 @@
 
 The search asks the event (with the GIL) every few thousand nodes; Python runs a pending
 signal handler at the next bytecode it executes, which can be inside Event.is_set. The
-core's poll (xiangqi/_mate.pxi, event_is_set) catches BaseException there and stops as
-if the event were set: the Ctrl-C is lost and the caller gets SearchLimitReached. Measured
-with a real SIGINT while another Python thread keeps the GIL busy: 8 of 40 interrupts
-came back as SearchLimitReached. The event below raises KeyboardInterrupt from is_set,
-as the signal handler would, so the case is deterministic.
+core's poll (xiangqi/_mate.pxi, event_is_set) caught BaseException there and stopped as
+if the event were set: the Ctrl-C was lost and the caller got SearchLimitReached (with a
+real SIGINT while another Python thread kept the GIL busy, 8 of 40 interrupts). It now
+keeps the exception set and find_mate raises it. The event below raises
+KeyboardInterrupt from is_set, as the signal handler would, so the case is deterministic.
 """
 
 from __future__ import annotations
@@ -36,12 +36,24 @@ class InterruptedWhileAsked(threading.Event):
         return False
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core defect: _mate.pxi event_is_set swallows the KeyboardInterrupt (reported)",
-)
 def test_ctrl_c_inside_the_stop_events_poll_is_a_keyboard_interrupt() -> None:
     stop = InterruptedWhileAsked()
     with pytest.raises(KeyboardInterrupt):
         SLOW.find_mate(13, stop=stop)
     assert stop.calls == 2
+
+
+class BrokenEvent(threading.Event):
+    """An event whose is_set raises the caller's own error from its second call on."""
+
+    def is_set(self) -> bool:
+        if getattr(self, "asked", False):
+            raise RuntimeError("this event cannot say")
+        self.asked = True
+        return False
+
+
+def test_an_error_from_the_stop_events_is_set_reaches_the_caller() -> None:
+    # It was turned into a stop (SearchLimitReached: "nothing proven"), hiding the error.
+    with pytest.raises(RuntimeError, match="this event cannot say"):
+        SLOW.find_mate(13, stop=BrokenEvent())

@@ -12,7 +12,7 @@ end: one extension, so the kernel is compiled once and its tables exist once.
 
 cimport cython
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred, PyErr_SetObject
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
 from cpython.object cimport Py_TYPE, PyTypeObject

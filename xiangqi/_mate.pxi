@@ -34,13 +34,17 @@ cdef int table_bits(long long budget, long long entry, long long limit) noexcept
     return bits
 
 
-cdef bint event_is_set(void* event) noexcept nogil:
-    # MateSearch.poll_stop for a threading.Event: has another thread set it?
+cdef int event_is_set(void* event) noexcept nogil:
+    # MateSearch.poll_stop for a threading.Event: has another thread set it? 1 or 0;
+    # -1 when asking raised (a Ctrl-C whose handler ran inside is_set, or the event's
+    # own error): the exception stays set on this thread, the search stops, and
+    # find_mate raises it (as it raises a signal handler's, STOP_SIGNAL).
     with gil:
         try:
-            return bool((<object>event).is_set())
-        except BaseException:
-            return 1                # cannot ask: stop (nothing is proven by stopping)
+            return 1 if (<object>event).is_set() else 0
+        except BaseException as error:
+            PyErr_SetObject(type(error), error)
+            return -1
 
 
 def find_mate(Board board not None, object max_plies, object checks_only=False,

@@ -206,7 +206,9 @@ cdef struct MateSearch:
     long long limit         # stop when nodes reaches this
     long long next_poll     # nodes at which to poll for signals (when watch)
     bint watch              # poll signals (main thread only)
-    bint (*poll_stop)(void* ctx) noexcept nogil  # asked every SIGNAL_EVERY nodes: stop?
+    # Asked every SIGNAL_EVERY nodes: stop? 1 (asked to), 0, or -1 (an exception is set
+    # on this thread: stop, and the boundary raises it).
+    int (*poll_stop)(void* ctx) noexcept nogil
     void* stop_ctx          # its argument (NULL poll_stop: never asked)
     bint checks_only        # the attacker plays only checks
     int stop                # 0, STOP_LIMIT or STOP_SIGNAL
@@ -386,6 +388,7 @@ cdef inline int count_replies(MateSearch* s, uint64_t key) noexcept nogil:
 
 cdef inline bint tick(MateSearch* s) noexcept nogil:
     # Count one node; true when the search must stop.
+    cdef int asked
     s.nodes += 1
     if s.nodes >= s.grow_at:
         grow_tables(s)
@@ -397,9 +400,11 @@ cdef inline bint tick(MateSearch* s) noexcept nogil:
         if s.watch and poll_signals():
             s.stop = STOP_SIGNAL
             return 1
-        if s.poll_stop != NULL and s.poll_stop(s.stop_ctx):
-            s.stop = STOP_ASKED
-            return 1
+        if s.poll_stop != NULL:
+            asked = s.poll_stop(s.stop_ctx)
+            if asked:
+                s.stop = STOP_ASKED if asked > 0 else STOP_SIGNAL
+                return 1
     return 0
 
 cdef inline void sort_moves(MateFrame* f, int start) noexcept nogil:
