@@ -8,7 +8,7 @@ from libc.stdlib cimport calloc
 
 from xiangqi.core.dfpn cimport dfpn_mate_search, mate_search
 from xiangqi.core.mate cimport (
-    DfpnEntry, FAIL, MATE_MAX_PLIES, MateFrame, MateSearch, STOP, STOP_ASKED, STOP_LIMIT,
+    DfpnEntry, FAIL, GROW_AT, MATE_MAX_PLIES, MateFrame, MateSearch, STOP, STOP_ASKED, STOP_LIMIT,
     TTEntry, WIN,
 )
 from xiangqi.core.judge cimport has_legal_move
@@ -124,7 +124,7 @@ def find_mate(Board board not None, object max_plies, object checks_only=False,
         s.max_dmask = (1ULL << dbits) - 1
         s.dmask = (1ULL << min(dbits, MATE_TABLE_MIN_BITS)) - 1
         s.dtable = <DfpnEntry*>calloc(s.dmask + 1, sizeof(DfpnEntry))
-    s.grow_at = 2 * <long long>(s.mask + 1)
+    s.grow_at = GROW_AT * <long long>(s.mask + 1)
     # The game's history since the last capture (and null move) is part of the line: a
     # position repeated from it is judged as one repeated within the search.
     root = <int>min(<long long>n, view[n].clock, <long long>MATE_HISTORY)
