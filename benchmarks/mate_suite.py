@@ -20,14 +20,15 @@ the process (the search's tables are hash_mb, default 64 MB, per search).
 
 Prints a table (case, stated plies, found plies, nodes, seconds; with --fairy also
 Fairy-Stockfish's mate score and time for `go mate N`, one thread, N = (plies + 1) / 2)
-and the totals. --repeat N runs each search N times, then Fairy-Stockfish N times, and keeps
-the least time of each, with that run's answer (Fairy-Stockfish's hash cleared before
-every run, as each of this search's runs starts with empty tables): on a shared
-machine one run's time can be a fifth more than the least, and Fairy-Stockfish's twice
-as much. Every option (and the --deep file) is checked before the first search. The stated
-lengths are the suite's own (verified by Pikafish). The search runs on the calling
-thread (one core); Fairy-Stockfish finds a mate of at most N moves and stops, while
-this search also proves each shorter length has none.
+and the totals. Each table runs this search on every case, then Fairy-Stockfish on
+every case (each program timed on its own). --repeat N runs each case N times in each
+program and keeps the least time of each, with that run's answer (Fairy-Stockfish's
+hash cleared before every run, as each of this search's runs starts with empty
+tables): on a shared machine one run's time can be a fifth more than the least, and
+Fairy-Stockfish's twice as much. Every option (and the --deep file) is checked before
+the first search. The stated lengths are the suite's own (verified by Pikafish). The
+search runs on the calling thread (one core); Fairy-Stockfish finds a mate of at most
+N moves and stops, while this search also proves each shorter length has none.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -147,43 +149,61 @@ def read_deep(path: str) -> list[tuple[str, str, int]]:
     return cases
 
 
+def least_search(fen: str, plies: int, args: argparse.Namespace) -> tuple[int, Any, int, float]:
+    """This search on one case, args.repeat times: (status, line, nodes, least seconds)."""
+    pos = position_of(fen)
+    elapsed = float("inf")
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        status, line, nodes, _ = _core.find_mate(
+            pos._board,
+            plies,
+            args.checks_only,
+            args.node_limit,
+            None,
+            args.hash_mb,
+            args.method,
+        )
+        elapsed = min(elapsed, time.perf_counter() - start)
+    return status, line, nodes, elapsed
+
+
+def least_fairy(fairy: Fairy, fen: str, plies: int, repeat: int) -> tuple[int | None, float]:
+    """`go mate N` on one case, repeat times: the least time and that run's score (a run
+    stopped at --fairy-seconds says no mate and takes the longest)."""
+    score, seconds = None, float("inf")
+    for _ in range(repeat):
+        run_score, run_seconds = fairy.go_mate(fen, (plies + 1) // 2)
+        if run_seconds < seconds:
+            score, seconds = run_score, run_seconds
+    return score, seconds
+
+
 def run(
     title: str,
     cases: list[tuple[str, str, int]],
     args: argparse.Namespace,
     fairy: Fairy | None,
 ) -> tuple[int, int]:
-    """One table: (name, fen, stated plies) per case; returns (settled, cases)."""
+    """One table: (name, fen, stated plies) per case; returns (settled, cases). This
+    search runs every case first, then Fairy-Stockfish every case: each program is timed
+    on its own (run case by case in turn, each search followed the engine's and ran up to
+    a fifth slower on the caches it left)."""
     print(f"-- {title}")
     header = f"{'case':32} {'plies':>5} {'found':>5} {'nodes':>10} {'seconds':>8}"
+    ours = [least_search(fen, plies, args) for _, fen, plies in cases]
+    theirs = [
+        least_fairy(fairy, fen, plies, args.repeat) if fairy is not None else (None, 0.0)
+        for _, fen, plies in cases
+    ]
     print(header + (f" {'fsf mate':>8} {'fsf s':>8}" if fairy else ""))
     settled = equal = shorter = checked = 0
     total_nodes = 0
     total_time = fairy_time = 0.0
     fairy_equal = 0
-    for name, fen, plies in cases:
-        pos = position_of(fen)
-        elapsed = seconds = float("inf")
-        score = None
-        for _ in range(args.repeat):
-            start = time.perf_counter()
-            status, line, nodes, _ = _core.find_mate(
-                pos._board,
-                plies,
-                args.checks_only,
-                args.node_limit,
-                None,
-                args.hash_mb,
-                args.method,
-            )
-            elapsed = min(elapsed, time.perf_counter() - start)
-        for _ in range(args.repeat if fairy is not None else 0):
-            # the score of the run whose time is kept (a run stopped at
-            # --fairy-seconds says no mate and takes the longest)
-            assert fairy is not None
-            run_score, run_seconds = fairy.go_mate(fen, (plies + 1) // 2)
-            if run_seconds < seconds:
-                score, seconds = run_score, run_seconds
+    for (name, fen, plies), (status, line, nodes, elapsed), (score, seconds) in zip(
+        cases, ours, theirs
+    ):
         found = len(line) if status == 1 and line is not None else 0
         settled += status >= 0
         equal += found == plies
