@@ -20,12 +20,12 @@ the process (the search's tables are hash_mb, default 64 MB, per search).
 
 Prints a table (case, stated plies, found plies, nodes, seconds; with --fairy also
 Fairy-Stockfish's mate score and time for `go mate N`, one thread, N = (plies + 1) / 2)
-and the totals. Each table runs this search on every case, then Fairy-Stockfish on
-every case (each program timed on its own). --repeat N runs each case N times in each
-program and keeps the least time of each, with that run's answer (Fairy-Stockfish's
-hash cleared before every run, as each of this search's runs starts with empty
-tables): on a shared machine one run's time can be a fifth more than the least, and
-Fairy-Stockfish's twice as much. Every option (and the --deep file) is checked before
+and the totals. This search runs every case of every table first, then (its process
+started only then) Fairy-Stockfish: each program is timed on its own. --repeat N runs
+each case N times in each program and keeps the least time of each, with that run's
+answer (Fairy-Stockfish's hash cleared before every run, as each of this search's runs
+starts with empty tables): on a shared machine one run's time can be a fifth more than
+the least, and Fairy-Stockfish's twice as much. Every option (and the --deep file) is checked before
 the first search. The stated lengths are the suite's own (verified by Pikafish). The
 search runs on the calling thread (one core); Fairy-Stockfish finds a mate of at most
 N moves and stops, while this search also proves each shorter length has none.
@@ -184,14 +184,16 @@ def run(
     cases: list[tuple[str, str, int]],
     args: argparse.Namespace,
     fairy: Fairy | None,
+    ours: list[tuple[int, Any, int, float]] | None = None,
 ) -> tuple[int, int]:
-    """One table: (name, fen, stated plies) per case; returns (settled, cases). This
-    search runs every case first, then Fairy-Stockfish every case: each program is timed
-    on its own (run case by case in turn, each search followed the engine's and ran up to
-    a fifth slower on the caches it left)."""
+    """One table: (name, fen, stated plies) per case; returns (settled, cases). ours:
+    this search's least_search of each case, when main ran them already; else they run
+    here, then Fairy-Stockfish on every case: each program is timed on its own (run case
+    by case in turn, each search followed the engine's and ran up to a fifth slower)."""
     print(f"-- {title}")
     header = f"{'case':32} {'plies':>5} {'found':>5} {'nodes':>10} {'seconds':>8}"
-    ours = [least_search(fen, plies, args) for _, fen, plies in cases]
+    if ours is None:
+        ours = [least_search(fen, plies, args) for _, fen, plies in cases]
     theirs = [
         least_fairy(fairy, fen, plies, args.repeat) if fairy is not None else (None, 0.0)
         for _, fen, plies in cases
@@ -277,19 +279,27 @@ def main() -> int:
         if args.download
         else [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
     )
-    try:
-        fairy = Fairy(args.fairy, args.fairy_seconds) if args.fairy else None
-    except EngineError as error:
-        parser.error(f"--fairy: {error}")
-    try:
-        settled, count = run(
+    if args.fairy:
+        try:
+            Fairy(args.fairy, args.fairy_seconds).close()  # checked before the first search
+        except EngineError as error:
+            parser.error(f"--fairy: {error}")
+    tables = [
+        (
             "xiangqibench 0.1.1",
             [(str(c["id"]), str(c["fen"]), int(c["win_in_plies"])) for c in bench],  # type: ignore[arg-type]
-            args,
-            fairy,
         )
-        if args.deep:
-            more, total = run(f"deep mates: {args.deep}", deep, args, fairy)
+    ]
+    if args.deep:
+        tables.append((f"deep mates: {args.deep}", deep))
+    # This search on every table first, with no engine process (nor its client's threads)
+    # beside it: with them, the same searches took up to a fifth longer.
+    ours = [[least_search(fen, plies, args) for _, fen, plies in cases] for _, cases in tables]
+    fairy = Fairy(args.fairy, args.fairy_seconds) if args.fairy else None
+    settled = count = 0
+    try:
+        for (title, cases), found in zip(tables, ours):
+            more, total = run(title, cases, args, fairy, found)
             settled += more
             count += total
     finally:
