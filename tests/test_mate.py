@@ -340,6 +340,9 @@ def test_find_mates_refuses_bad_batches() -> None:
         xiangqi.find_mates([42], 3)
     with pytest.raises(InvalidFenError):
         xiangqi.find_mates(["not a fen"], 3)
+    # The error names which position of the batch it is.
+    with pytest.raises(InvalidFenError, match=r"^positions\[1\]: expected 6 fields"):
+        xiangqi.find_mates([ROOK_MATE, "not a fen"], 3)
     diagram = Position.from_diagram("4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1")  # Black in check
     with pytest.raises(ValueError):
         diagram.find_mate(3)

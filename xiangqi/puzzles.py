@@ -665,7 +665,10 @@ def find_mates(
     held: list[Position] = []
     for index, item in enumerate(positions):
         if isinstance(item, str):
-            held.append(position_of(item))
+            try:
+                held.append(position_of(item))
+            except InvalidFenError as error:
+                raise InvalidFenError(f"positions[{index}]: {error}") from None
         elif isinstance(item, Position):
             held.append(item.copy())  # with its moves: its repetitions count
         else:
