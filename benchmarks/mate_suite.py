@@ -274,11 +274,15 @@ def main() -> int:
             deep = read_deep(args.deep)
         except (OSError, ValueError) as error:
             parser.error(f"--deep: {error}")
-    bench = (
-        download_cases()
-        if args.download
-        else [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
-    )
+    try:
+        bench = (
+            download_cases()
+            if args.download
+            else [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
+        )
+    except (subprocess.CalledProcessError, StopIteration, OSError, KeyError) as error:
+        # pip failed (no network, no such release), or its wheel lacks the cases file
+        parser.error(f"--download: could not fetch xiangqibench 0.1.1's cases: {error}")
     if args.fairy:
         try:
             Fairy(args.fairy, args.fairy_seconds).close()  # checked before the first search

@@ -4,6 +4,7 @@ answer, and every bad option ends with one error line and exit code 2 before any
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,20 @@ def test_a_bad_option_is_one_error_line_before_any_search(
     assert "Traceback" not in result.stderr
     assert named in result.stderr.splitlines()[-1]
     assert result.stdout == ""  # no table began
+
+
+def test_a_download_that_fails_is_one_error_line(tmp_path: Path) -> None:
+    # pip with no index to ask (as without a network): it fails, and the script says so
+    # in one line instead of a traceback.
+    env = {**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), "--download"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert "--download" in result.stderr.splitlines()[-1]
+    assert result.stdout == ""

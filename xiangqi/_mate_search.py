@@ -57,9 +57,10 @@ class MateSearch:
         time, unless stop ends it.
 
         stop: a threading.Event; when another thread sets it, the search ends (within
-        a few milliseconds) as at node_limit; one set already ends it before it starts.
-        Ctrl-C (on the main thread) ends it too, with KeyboardInterrupt, and so does an
-        exception raised by the event's is_set: find_mate raises it.
+        milliseconds: about 15 at most on a busy machine) as at node_limit; one set
+        already ends it before it starts. Ctrl-C (on the main thread) ends it too, with
+        KeyboardInterrupt, and so does an exception raised by the event's is_set:
+        find_mate raises it.
 
         hash_mb: 1..65536, the megabytes the search's tables may take (they start at
         64 KB, double as the search grows, and are freed when it ends). Up to
