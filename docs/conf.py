@@ -4,9 +4,10 @@
     python -m sphinx -W --keep-going -b doctest docs OUT    # run every example on the pages
 
 At build time this file also makes what the pages show but must not type by hand:
-the SVG boards (drawn by xiangqi.svg into docs/_generated/, git-ignored) and the
+the SVG boards (drawn by xiangqi.svg into docs/_generated/, git-ignored), the
 rule-book figures of the game-end page (computed by running the tests' own checks on
-the tests' own data, and put on the page as MyST substitutions).
+the tests' own data, and put on the page as MyST substitutions) and the command-line
+page's help texts (the command's own --help, into docs/_generated/cli.md).
 """
 
 from __future__ import annotations
@@ -213,7 +214,51 @@ def _rule_figures() -> dict[str, str]:
     }
 
 
+# -- the command line: its own --help, so the page cannot drift from it ------------------
+
+#: Each command of `xiangqi`, in the order of its --help, and the guide page that shows it.
+CLI_COMMANDS = [
+    ("perft", "getting-started"),
+    ("analyse", "getting-started"),
+    ("match", "engines-and-matches"),
+    ("convert", "records"),
+    ("book build", "books"),
+    ("book probe", "books"),
+    ("mate", "mates"),
+]
+
+
+def _cli_help() -> None:
+    import contextlib
+    import io
+
+    from xiangqi.__main__ import main
+
+    GENERATED.mkdir(exist_ok=True)
+    parts = []
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "88"  # argparse wraps to the terminal; the page has one width
+    try:
+        for command, guide in [("", "index"), *CLI_COMMANDS]:
+            text = io.StringIO()
+            with contextlib.redirect_stdout(text), contextlib.suppress(SystemExit):
+                main([*command.split(), "--help"])
+            title = f"xiangqi {command}".strip()
+            see = f"Shown in use: [{guide}]({guide}.md).\n\n" if command else ""
+            parts.append(f"## `{title}`\n\n{see}```text\n{text.getvalue().rstrip()}\n```\n")
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+    page = "\n".join(parts)
+    path = GENERATED / "cli.md"
+    if not path.exists() or path.read_text(encoding="utf-8") != page:
+        path.write_text(page, encoding="utf-8")
+
+
 _boards()
+_cli_help()
 myst_substitutions = _rule_figures()
 
 

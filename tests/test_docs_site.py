@@ -177,3 +177,22 @@ def test_the_reference_shows_no_markup_leftovers(site: Path) -> None:
         if hits:
             found[page.name] = hits[:3]
     assert found == {}
+
+
+def test_the_command_line_page_shows_each_commands_own_help(site: Path) -> None:
+    # The page is made from the command's --help at build time; a reader finds on it the
+    # usage line of every subcommand the installed command has, as the command prints it.
+    shown = text_of(site / "command-line.html")
+    commands = [["perft"], ["analyse"], ["match"], ["convert"], ["book", "build"]]
+    commands += [["book", "probe"], ["mate"]]
+    for command in commands:
+        run = subprocess.run(
+            [sys.executable, "-m", "xiangqi", *command, "--help"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "COLUMNS": "88"},
+            check=True,
+        )
+        usage = run.stdout.split("\n\n")[0]  # the usage paragraph, wrapped at 88 columns
+        assert usage in shown, f"xiangqi {' '.join(command)}: its usage is not on the page"
+    assert "xiangqi: error:" in shown  # the exit statuses' paragraph
